@@ -1,0 +1,95 @@
+"""Find the part of a verbose answer that states the answer.
+
+Order of preference: the last ``<answer>`` tag; the text after the last explicit marker
+("Final answer:", "The answer is"); the last short bold span; the concluding sentence of a
+chain of thought ("Therefore, ..."); otherwise the whole answer. Leaked chat role tags
+("Human:", "Assistant:") are dropped first. The last explicit answer wins.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .lexicon import Lexicon
+
+_ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.I | re.S)
+_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.I | re.S)
+_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.S)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+_MAX_BOLD_WORDS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Focus:
+    """The focused answer text and how it was found."""
+
+    text: str
+    how: str
+
+
+@lru_cache(maxsize=8)
+def _patterns(lex: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    tags = "|".join(re.escape(t) for t in sorted(lex.role_tags, key=len, reverse=True))
+    role = re.compile(rf"^\s*(?:(?:{tags})\s*:\s*)+", re.I) if tags else re.compile(r"^\b$")
+    # "answer" alone must be followed by a colon; longer markers may be followed by "is"/":".
+    marks = []
+    for m in lex.final_markers:
+        body = r"\s+".join(re.escape(w) for w in m.split())
+        marks.append(body + (r"\s*[:\-=]" if " " not in m else r"\s*(?:is\b)?\s*[:\-=]?"))
+    final = re.compile(r"(?<![\w])(?:" + "|".join(marks) + r")\s*", re.I)
+    words = []
+    for m in lex.conclusion_markers:
+        body = r"\s+".join(re.escape(w) for w in m.rstrip(",").split())
+        words.append(body)
+    conclusion = re.compile(r"(?<![\w])(?:" + "|".join(words) + r")\b[\s,:]*", re.I)
+    return role, final, conclusion
+
+
+def find_focus(text: str, lex: Lexicon) -> Focus:
+    """The part of `text` that carries the answer.
+
+    Args:
+        text: the raw answer.
+        lex: the lexicon (role tags and answer markers).
+    """
+    role, final, conclusion = _patterns(lex)
+    t = text.strip()
+    tags = _ANSWER_TAG.findall(t)
+    if tags:
+        return Focus(_clean(tags[-1], role), "answer tag")
+    if re.search(r"<think>", t, re.I):
+        stripped = _THINK.sub(" ", t).strip()
+        if not stripped:
+            return Focus("", "unfinished reasoning")
+        t = stripped
+    t = role.sub("", t).strip()
+    marks = list(final.finditer(t))
+    if marks:
+        rest = t[marks[-1].end() :].strip()
+        if rest:
+            return Focus(_first_sentence(_clean(rest, role)), "final-answer marker")
+    bolds = [b for b in (m.group(1) or m.group(2) for m in _BOLD.finditer(t)) if b.strip()]
+    if bolds and len(bolds[-1].split()) <= _MAX_BOLD_WORDS:
+        return Focus(bolds[-1].strip(), "bold answer")
+    sentences = [s for s in _SENTENCE_SPLIT.split(t) if s.strip()]
+    if len(sentences) > 1:
+        for s in reversed(sentences):
+            m = conclusion.match(s.strip())
+            if m:
+                tail = s.strip()[m.end() :]
+                if tail.strip():
+                    return Focus(tail.strip(), "concluding sentence")
+    return Focus(t, "whole answer")
+
+
+def _clean(text: str, role: re.Pattern[str]) -> str:
+    return role.sub("", text.strip().strip("*").strip()).strip()
+
+
+def _first_sentence(text: str) -> str:
+    """Text up to the end of its first line or sentence ("B. The lesion is..." keeps "B")."""
+    line = text.split("\n", 1)[0]
+    m = re.search(r"(?<=[^\s.]{2})[.!?](?:\s|$)", line)
+    return line[: m.start() + 1].strip() if m else line.strip()

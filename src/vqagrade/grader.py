@@ -1,0 +1,340 @@
+"""Grade rows: rules first, the truth table for what they settle, a judge for the rest.
+
+`Grader` memoises option extraction per question and labelling per (options, text), so a
+million rows over a few thousand questions cost little more than reading them.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from .answer import Verdict, label_answer
+from .labels import TRUTH_TABLE, Label
+from .lexicon import Lexicon, lexicon_for
+from .options import NotTwoOption, Options, build_options, extract_options
+from .records import AnswerTrace, Grade, Mention, Method
+
+MAX_TEXT_CHARS = 100_000
+_CACHE_SIZE = 200_000
+
+
+class FieldMap(BaseModel):
+    """Names of the input fields vqagrade reads (remappable on the command line)."""
+
+    question: str = "question"
+    gt: str = "gt"
+    pred: str = "pred"
+    id: str = "id"
+    option_a: str = "option_a"
+    option_b: str = "option_b"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The row contract's fields for one graded triple (the hot-path form of `Grade`)."""
+
+    score: float | None
+    method: Method
+    gt_label: Label | None
+    pred_label: Label | None
+    options: tuple[str, str] | None
+    reason: str
+    needs_judge: bool = False
+
+    def fields(self) -> dict[str, Any]:
+        """The fields added to an output row."""
+        return {
+            "score": self.score,
+            "method": self.method.value,
+            "gt_label": self.gt_label.value if self.gt_label else None,
+            "pred_label": self.pred_label.value if self.pred_label else None,
+            "options": list(self.options) if self.options else None,
+            "reason": self.reason,
+        }
+
+
+class JudgeLike(Protocol):
+    """What the grader needs from an LLM judge (see `vqagrade.judge.Judge`)."""
+
+    def judge_rows(self, items: Sequence[tuple[str, str, str]]) -> list[dict[str, Any]]:
+        """Judge (question, gt, pred) triples; one dict of output fields per triple."""
+        ...
+
+
+class _LRU:
+    """A small bounded memo (dict order as recency) so memory stays flat on huge inputs."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.data: OrderedDict[Any, Any] = OrderedDict()
+
+    def get(self, key: Any) -> Any:
+        value = self.data.get(key)
+        if value is not None:
+            self.data.move_to_end(key)
+        return value
+
+    def put(self, key: Any, value: Any) -> None:
+        self.data[key] = value
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
+
+
+def _trace(v: Verdict) -> AnswerTrace:
+    return AnswerTrace(
+        label=v.label,
+        rule=v.rule,
+        reason=v.reason,
+        focus=v.focus,
+        mentions=tuple(
+            Mention(
+                option=h.option,
+                span=v.focus[h.start : h.end],
+                start=h.start,
+                via=h.via,
+                negated=h.negation is not None,
+                negation=h.negation,
+            )
+            for h in v.hits
+        ),
+        cues=v.cues,
+    )
+
+
+class Grader:
+    """Rule-based grader with memoisation; optionally backed by an LLM judge.
+
+    Args:
+        lexicon: a loaded lexicon; default: the shipped lexicons plus `lexicons` files.
+        lexicons: extra lexicon TOML files that extend the shipped ones.
+        judge: an LLM judge for the rows the rules cannot settle.
+        judge_all: send every row to the judge, not only the unsettled ones.
+        fields: input field names.
+    """
+
+    def __init__(
+        self,
+        lexicon: Lexicon | None = None,
+        *,
+        lexicons: Sequence[str | Path] = (),
+        judge: JudgeLike | None = None,
+        judge_all: bool = False,
+        fields: FieldMap | None = None,
+    ) -> None:
+        self.lex = lexicon or lexicon_for(lexicons)
+        self.judge = judge
+        self.judge_all = judge_all
+        self.fields = fields or FieldMap()
+        self._opts = _LRU(_CACHE_SIZE)
+        self._labels = _LRU(_CACHE_SIZE)
+
+    # -- rules ------------------------------------------------------------------------
+    def options(
+        self, question: str, option_a: str | None = None, option_b: str | None = None
+    ) -> Options | NotTwoOption:
+        """The question's two options (explicit ones win), memoised."""
+        key = (question, option_a, option_b)
+        hit = self._opts.get(key)
+        if hit is None:
+            if option_a is not None and option_b is not None:
+                hit = build_options(option_a, option_b, self.lex, question=question)
+            else:
+                hit = extract_options(question, self.lex)
+            self._opts.put(key, hit)
+        return hit  # type: ignore[no-any-return]
+
+    def label(self, text: str, opts: Options) -> Verdict:
+        """Label one answer against the options, memoised."""
+        key = (opts, text)
+        hit = self._labels.get(key)
+        if hit is None:
+            hit = label_answer(text, opts, self.lex)
+            self._labels.put(key, hit)
+        return hit  # type: ignore[no-any-return]
+
+    def _yes_no(self, text: str) -> bool:
+        words = self.lex.canon.words(text)
+        return bool(words) and all(w in self.lex.yes or w in self.lex.no for w in words)
+
+    def _evaluate(
+        self, question: str, gt: str, pred: str, options: tuple[str, str] | None
+    ) -> tuple[Outcome, Verdict | None, Verdict | None]:
+        opts = self.options(question, *(options or (None, None)))
+        if isinstance(opts, NotTwoOption):
+            reason = f"not a two-option question: {opts.reason}"
+            return Outcome(None, Method.UNRESOLVED, None, None, None, reason, True), None, None
+        if self._yes_no(gt) and not (self._yes_no(opts.a.text) or self._yes_no(opts.b.text)):
+            reason = "not a two-option question: a yes/no question whose wording contains 'or'"
+            return Outcome(None, Method.UNRESOLVED, None, None, None, reason, True), None, None
+        g = self.label(gt, opts)
+        p = self.label(pred, opts)
+        texts = opts.texts
+        if g.label is not None and p.label is not None:
+            score = TRUTH_TABLE[g.label][p.label]
+            reason = f"gt {g.label.value} ({g.reason}); pred {p.label.value} ({p.reason})"
+            return Outcome(score, Method.RULE, g.label, p.label, texts, reason), g, p
+        parts = []
+        if g.label is None:
+            parts.append(f"gt abstains: {g.reason}")
+        if p.label is None:
+            parts.append(f"pred abstains: {p.reason}")
+        out = Outcome(None, Method.UNRESOLVED, g.label, p.label, texts, "; ".join(parts), True)
+        return out, g, p
+
+    def outcome(
+        self, question: str, gt: str, pred: str, options: tuple[str, str] | None = None
+    ) -> Outcome:
+        """The row-contract fields for one triple, by the rules alone (fast path)."""
+        return self._evaluate(question, gt, pred, options)[0]
+
+    def grade(
+        self, question: str, gt: str, pred: str, *, options: tuple[str, str] | None = None
+    ) -> Grade:
+        """Grade one triple by the rules, with the evidence for each label.
+
+        Args:
+            question: the two-option question.
+            gt: the ground-truth answer.
+            pred: the model's answer.
+            options: explicit (option_a, option_b), overriding extraction from the question.
+        """
+        out, g, p = self._evaluate(question, gt, pred, options)
+        grade = Grade(
+            score=out.score,
+            method=out.method,
+            gt_label=out.gt_label,
+            pred_label=out.pred_label,
+            options=out.options,
+            reason=out.reason,
+            gt=_trace(g) if g else None,
+            pred=_trace(p) if p else None,
+        )
+        if self.judge is not None and (out.needs_judge or self.judge_all):
+            judged = self.judge.judge_rows([(question, gt, pred)])[0]
+            grade = _apply_judge(grade, judged)
+        return grade
+
+    # -- rows -------------------------------------------------------------------------
+    def row_outcome(self, data: Mapping[str, Any]) -> tuple[Outcome, tuple[str, str, str] | None]:
+        """Validate a row's fields and grade it; malformed rows become error outcomes."""
+        f = self.fields
+        values: list[str] = []
+        for name in (f.question, f.gt, f.pred):
+            v = data.get(name)
+            problem = _field_problem(name, v)
+            if problem:
+                return Outcome(None, Method.ERROR, None, None, None, problem), None
+            assert isinstance(v, str)
+            values.append(v)
+        explicit: tuple[str, str] | None = None
+        a, b = data.get(f.option_a), data.get(f.option_b)
+        if isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip():
+            explicit = (a, b)
+        q, gt, pred = values
+        return self.outcome(q, gt, pred, explicit), (q, gt, pred)
+
+    def grade_rows(
+        self, rows: Iterable[Mapping[str, Any] | Any], *, batch: int = 256
+    ) -> Iterator[dict[str, Any]]:
+        """Grade rows in order: each output row is the input row plus the contract fields.
+
+        Accepts mappings or `vqagrade.io.InputRow` records (unreadable records become
+        error rows). With a judge, unsettled rows are judged in batches of `batch`.
+        """
+        if self.judge is None:
+            for row in rows:
+                yield self._row(row)[0]
+            return
+        pending: list[tuple[dict[str, Any], tuple[str, str, str] | None, bool]] = []
+        for row in rows:
+            out_row, triple, needs = self._row(row)
+            pending.append((out_row, triple, needs))
+            if len(pending) >= batch:
+                yield from self._flush(pending)
+                pending = []
+        if pending:
+            yield from self._flush(pending)
+
+    def _row(self, row: Mapping[str, Any] | Any) -> tuple[dict[str, Any], Any, bool]:
+        data = getattr(row, "data", row) if not isinstance(row, Mapping) else row
+        if data is None or not isinstance(data, Mapping):
+            line = getattr(row, "line", None)
+            why = getattr(row, "error", None) or "the row is not an object"
+            out_row: dict[str, Any] = {"line": line, "raw": getattr(row, "raw", None)}
+            out_row.update(Outcome(None, Method.ERROR, None, None, None, why).fields())
+            return out_row, None, False
+        outcome, triple = self.row_outcome(data)
+        out_row = dict(data)
+        out_row.update(outcome.fields())
+        needs = triple is not None and (outcome.needs_judge or self.judge_all)
+        return out_row, triple, needs
+
+    def _flush(
+        self, pending: list[tuple[dict[str, Any], tuple[str, str, str] | None, bool]]
+    ) -> Iterator[dict[str, Any]]:
+        assert self.judge is not None
+        todo = [(i, t) for i, (_, t, needs) in enumerate(pending) if needs and t is not None]
+        if todo:
+            results = self.judge.judge_rows([t for _, t in todo])
+            for (i, _), fields in zip(todo, results):
+                pending[i][0].update(fields)
+        for out_row, _, _ in pending:
+            yield out_row
+
+
+def _field_problem(name: str, value: Any) -> str | None:
+    if value is None:
+        return f"missing field '{name}'"
+    if not isinstance(value, str):
+        return f"field '{name}' is {type(value).__name__}, expected a string"
+    if not value.strip():
+        return f"field '{name}' is empty"
+    if len(value) > MAX_TEXT_CHARS:
+        return f"field '{name}' is longer than {MAX_TEXT_CHARS:,} characters"
+    return None
+
+
+def _apply_judge(grade: Grade, judged: Mapping[str, Any]) -> Grade:
+    method = Method(judged.get("method", Method.ERROR.value))
+    return grade.model_copy(
+        update={
+            "score": judged.get("score"),
+            "method": method,
+            "reason": judged.get("reason", grade.reason),
+            "judge": dict(judged),
+        }
+    )
+
+
+_default: Grader | None = None
+
+
+def default_grader() -> Grader:
+    """A process-wide grader with the shipped lexicons and no judge."""
+    global _default
+    if _default is None:
+        _default = Grader()
+    return _default
+
+
+def grade(question: str, gt: str, pred: str, *, options: tuple[str, str] | None = None) -> Grade:
+    """Grade one (question, gt, pred) triple with the shipped rules.
+
+    Args:
+        question: the two-option question ("Is the lesion in the left or right kidney?").
+        gt: the ground-truth answer.
+        pred: the model's answer.
+        options: explicit (option_a, option_b), overriding extraction from the question.
+    """
+    return default_grader().grade(question, gt, pred, options=options)
+
+
+def grade_rows(rows: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Grade rows (mappings with question/gt/pred) with the shipped rules, in order."""
+    return default_grader().grade_rows(rows)

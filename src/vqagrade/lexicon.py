@@ -1,0 +1,221 @@
+"""Lexicons: the vocabulary of the rules, loaded from TOML files.
+
+The shipped files live in the top-level ``lexicons/`` folder (inside the wheel as package
+data); users extend them with ``--lexicon FILE``. Sections:
+
+- ``[synonyms]`` canonical = [variants]: abbreviations, adjective forms, spellings.
+- ``[case_sensitive]`` canonical = [variants]: variants matched with their case ("US").
+- ``[tokens]``, ``[cues]``, ``[negation]``, ``[comparatives]``, ``[complements]``,
+  ``[question]``, ``[answer]``: word lists used by the answer grammar (see core.toml).
+
+Every phrase goes through the same canonicaliser as the answers, so lists stay consistent
+with the synonyms whatever order files are loaded in.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ._resources import data_dir
+from .errors import LexiconError
+from .text import Canonicalizer, PhraseSet
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+_LIST_SECTIONS = {
+    "tokens": ("join_prefixes", "no_fold", "stopwords", "generic", "modifiers"),
+    "cues": ("both", "none", "hedge", "refusal", "junk", "yes", "no"),
+    "negation": ("before", "after", "after_abnormal_only", "scope_end"),
+    "complements": ("negative_prefixes",),
+    "question": (
+        "open_starts",
+        "list_starts",
+        "verbs",
+        "prepositions",
+        "articles",
+        "or_not",
+        "abnormal_predicates",
+        "intro_starts",
+    ),
+    "answer": ("role_tags", "final_markers", "conclusion_markers", "letter_prefixes"),
+}
+
+
+@dataclass
+class _Raw:
+    """Merged contents of the TOML files before canonicalisation."""
+
+    synonyms: dict[str, list[str]] = field(default_factory=dict)
+    case_sensitive: dict[str, list[str]] = field(default_factory=dict)
+    lists: dict[str, list[str]] = field(default_factory=dict)
+    comparatives: dict[str, str] = field(default_factory=dict)
+    than: list[str] = field(default_factory=list)
+    pairs: list[list[str]] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+
+def _merge(raw: _Raw, data: dict[str, Any], origin: str) -> None:
+    meta = data.get("meta", {})
+    raw.sources.append(f"{meta.get('name', origin)}: {meta.get('source', 'no source given')}")
+    for key in ("synonyms", "case_sensitive"):
+        table = data.get(key, {})
+        if not isinstance(table, dict):
+            raise LexiconError(f"{origin}: [{key}] must be a table of canonical = [variants]")
+        target = getattr(raw, key)
+        for canonical, variants in table.items():
+            if isinstance(variants, str):
+                variants = [variants]
+            if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+                raise LexiconError(f"{origin}: [{key}] {canonical!r} must be a list of strings")
+            target.setdefault(str(canonical), []).extend(variants)
+    for section, names in _LIST_SECTIONS.items():
+        table = data.get(section, {})
+        for name in names:
+            values = table.get(name, [])
+            if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+                raise LexiconError(f"{origin}: [{section}] {name} must be a list of strings")
+            raw.lists.setdefault(f"{section}.{name}", []).extend(values)
+    comps = data.get("comparatives", {})
+    for word, spec in comps.items():
+        if word == "than":
+            raw.than.extend(spec)
+            continue
+        if not isinstance(spec, str) or spec.count(":") != 1 or spec[-1] not in "+-":
+            raise LexiconError(f"{origin}: [comparatives] {word!r} must be 'dimension:+' or ':-'")
+        raw.comparatives[word] = spec
+    raw.pairs.extend(data.get("complements", {}).get("pairs", []))
+
+
+def _read_toml(path: Path | Any, origin: str) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            data: dict[str, Any] = tomllib.load(fh)
+    except FileNotFoundError as exc:
+        raise LexiconError(f"lexicon file not found: {origin}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise LexiconError(f"{origin}: not valid TOML ({exc})") from exc
+    except OSError as exc:
+        raise LexiconError(f"{origin}: cannot be read ({exc.strerror})") from exc
+    return data
+
+
+def shipped_files() -> list[Any]:
+    """The lexicon files shipped with vqagrade, in load order (core first)."""
+    folder = data_dir("lexicons")
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
+    return sorted(files, key=lambda f: f.name != "core.toml")
+
+
+class Lexicon:
+    """Canonicaliser plus every word list the rules consult, all in canonical form."""
+
+    def __init__(self, raw: _Raw) -> None:
+        lists = raw.lists
+        no_fold = lists.get("tokens.no_fold", [])
+        base = Canonicalizer(join_prefixes=lists.get("tokens.join_prefixes", []), no_fold=no_fold)
+
+        def btoks(phrase: str) -> tuple[str, ...]:
+            return tuple(t.text for t in base.base(phrase))
+
+        synonyms: dict[tuple[str, ...], tuple[str, ...]] = {}
+        for canonical, variants in raw.synonyms.items():
+            target = btoks(canonical)
+            for v in variants:
+                synonyms.setdefault(btoks(v), target)
+        case_sensitive = {
+            v: btoks(canonical) for canonical, vs in raw.case_sensitive.items() for v in vs
+        }
+        self.canon = Canonicalizer(
+            join_prefixes=lists.get("tokens.join_prefixes", []),
+            synonyms=synonyms,
+            case_sensitive=case_sensitive,
+            no_fold=no_fold,
+        )
+        self.sources = list(raw.sources)
+
+        def words(name: str) -> frozenset[str]:
+            return frozenset(w for p in lists.get(name, []) for w in self.canon.words(p))
+
+        def phrases(name: str) -> PhraseSet:
+            return PhraseSet(self.canon.words(p) for p in lists.get(name, []))
+
+        self.stopwords = words("tokens.stopwords")
+        self.generic = words("tokens.generic")
+        self.modifiers = words("tokens.modifiers") | frozenset(lists.get("tokens.modifiers", []))
+        self.both = phrases("cues.both")
+        self.none = phrases("cues.none")
+        self.hedge = phrases("cues.hedge")
+        self.refusal = phrases("cues.refusal")
+        self.junk = phrases("cues.junk")
+        self.yes = words("cues.yes")
+        self.no = words("cues.no")
+        self.neg_before = phrases("negation.before")
+        self.neg_after = phrases("negation.after")
+        self.neg_after_abnormal_only = phrases("negation.after_abnormal_only")
+        self.scope_end = words("negation.scope_end")
+        self.comparatives = PhraseSet()
+        self.comparative_sign: dict[tuple[str, ...], tuple[str, int]] = {}
+        for word, spec in raw.comparatives.items():
+            key = self.canon.words(word)
+            dim, sign = spec.split(":")
+            self.comparatives.add(key)
+            self.comparative_sign[key] = (dim, 1 if sign == "+" else -1)
+        self.than = PhraseSet(self.canon.words(p) for p in raw.than)
+        self.complement_pairs = frozenset(
+            frozenset(self.canon.words(a) + self.canon.words(b))
+            for a, b in (p for p in raw.pairs if len(p) == 2)
+        )
+        self.negative_prefixes = tuple(
+            sorted(lists.get("complements.negative_prefixes", []), key=len, reverse=True)
+        )
+        self.open_starts = frozenset(lists.get("question.open_starts", []))
+        self.list_starts = frozenset(lists.get("question.list_starts", []))
+        self.q_verbs = frozenset(lists.get("question.verbs", []))
+        self.q_preps = frozenset(lists.get("question.prepositions", []))
+        self.q_articles = frozenset(lists.get("question.articles", []))
+        self.or_not = frozenset(lists.get("question.or_not", []))
+        self.abnormal_predicates = words("question.abnormal_predicates")
+        self.intro_starts = frozenset(lists.get("question.intro_starts", []))
+        self.role_tags = frozenset(lists.get("answer.role_tags", []))
+        self.final_markers = tuple(
+            sorted(lists.get("answer.final_markers", []), key=len, reverse=True)
+        )
+        self.conclusion_markers = tuple(lists.get("answer.conclusion_markers", []))
+        self.letter_prefixes = frozenset(lists.get("answer.letter_prefixes", []))
+
+
+def load_lexicon(extra: Sequence[str | Path] = (), *, shipped: bool = True) -> Lexicon:
+    """Load the shipped lexicons plus user files (later files extend earlier ones).
+
+    Args:
+        extra: paths of user lexicon TOML files.
+        shipped: include the lexicons shipped with vqagrade.
+    """
+    raw = _Raw()
+    files: list[tuple[Any, str]] = []
+    if shipped:
+        files.extend((f, f"lexicons/{f.name}") for f in shipped_files())
+    files.extend((Path(p), str(p)) for p in extra)
+    for f, origin in files:
+        _merge(raw, _read_toml(f, origin), origin)
+    return Lexicon(raw)
+
+
+@cache
+def default_lexicon() -> Lexicon:
+    """The shipped lexicons, loaded once per process."""
+    return load_lexicon()
+
+
+def lexicon_for(extra: Iterable[str | Path]) -> Lexicon:
+    """The default lexicon when no extra files are given, else a fresh merged one."""
+    extra = tuple(extra)
+    return load_lexicon(extra) if extra else default_lexicon()

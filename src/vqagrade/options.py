@@ -1,0 +1,361 @@
+"""Find the two options a question offers, or say why it does not offer exactly two.
+
+Reads "X or Y", "the X or the Y", "X vs. Y", "Which ..., X or Y?", "What is denser, the X or
+the Y?", "A) X B) Y", and restores words the options share ("left or right kidney" -> "left
+kidney" / "right kidney"). Three or more alternatives, open questions and questions without
+an alternative are recognised and refused, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from .lexicon import Lexicon
+from .text import Tok
+
+# Words and the punctuation that bounds an option phrase; hyphens and slashes are skipped so
+# that "non-contrast" and "ragged/asymmetrical" stay inside one option.
+_QTOK = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*|[?.,;:!()\[\]]")
+_PUNCT = frozenset("?.,;:!()[]")
+_SENTENCE_END = frozenset("?;!")
+_CONJ = frozenset({"or", "vs", "versus"})
+# "(A) X (B) Y", "A) X B) Y", "A. X B. Y", "A: X B: Y"
+_LETTER = re.compile(r"(?:\(([A-Da-d])\)|(?<![\w'])([A-D])[).:])\s*")
+_MAX_OPTION_WORDS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option: its wording and the canonical words that tell it from the other."""
+
+    text: str
+    words: tuple[str, ...]
+    key: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The two options of a question and what the question asks about them."""
+
+    a: Option
+    b: Option
+    source: str
+    predicate: tuple[str, int] | None = None
+    abnormal_question: bool = False
+    complementary: bool = False
+
+    @property
+    def texts(self) -> tuple[str, str]:
+        """The options' wording, A first."""
+        return (self.a.text, self.b.text)
+
+
+@dataclass(frozen=True, slots=True)
+class NotTwoOption:
+    """Why a question is not a two-option question."""
+
+    kind: str
+    reason: str
+
+
+def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
+    """Read the two options a question offers.
+
+    Args:
+        question: the question text.
+        lex: the lexicon (canonical forms, question words).
+    """
+    q = " ".join(question.split())
+    if not q:
+        return NotTwoOption("empty", "the question is empty")
+    lettered = _lettered(q, lex)
+    if lettered is not None:
+        return lettered
+    toks = [_qtok(m) for m in _QTOK.finditer(q)]
+    conj = [i for i, t in enumerate(toks) if t.text in _CONJ]
+    if not conj:
+        return NotTwoOption("no_alternative", "the question offers no 'X or Y' alternative")
+    k = conj[0]
+    s_start, s_end = _sentence(toks, k)
+    if any(s_start <= c < s_end for c in conj[1:]):
+        return NotTwoOption("multiple", "the question offers more than two alternatives")
+    first = toks[s_start].text if s_start < len(toks) else ""
+    first_q = toks[0].text
+    stem_break = next(
+        (i for i in range(s_start, k) if toks[i].text in {",", ":"}),
+        None,
+    )
+    if first_q in lex.open_starts and first_q not in lex.list_starts:
+        return NotTwoOption("open", "an open question that merely contains 'or'")
+    if (first in lex.list_starts or first_q in lex.list_starts) and stem_break is not None:
+        return _list_form(q, toks, stem_break, k, s_end, lex)
+    if s_start > 0 and not any(t.text in lex.q_verbs for t in toks[s_start:s_end]):
+        # "Which is more likely? Cancer or hemorrhage?"
+        return _list_form(q, toks, s_start - 1, k, s_end, lex)
+    if first_q in lex.open_starts or first in lex.open_starts:
+        return NotTwoOption("open", "an open question that merely contains 'or'")
+    return _inline_form(q, toks, k, s_start, s_end, lex)
+
+
+def build_options(
+    a: str, b: str, lex: Lexicon, *, question: str = "", source: str = "explicit"
+) -> Options | NotTwoOption:
+    """Options from explicit texts (e.g. option_a/option_b columns)."""
+    a, b = " ".join(a.split()), " ".join(b.split())
+    if not a or not b:
+        return NotTwoOption("empty", "an explicit option is empty")
+    return _finish(a, b, lex, question, source, ())
+
+
+def _qtok(m: re.Match[str]) -> Tok:
+    return Tok(m.group().lower().replace("\u2019", "'"), m.start(), m.end())
+
+
+def _sentence(toks: list[Tok], k: int) -> tuple[int, int]:
+    """Token range of the sentence holding index k ("vs." does not end a sentence)."""
+    start = 0
+    for i in range(k - 1, -1, -1):
+        if toks[i].text in _SENTENCE_END or (
+            toks[i].text == "." and not (i > 0 and toks[i - 1].text == "vs")
+        ):
+            start = i + 1
+            break
+    end = len(toks)
+    for i in range(k + 1, len(toks)):
+        if toks[i].text in _SENTENCE_END or (toks[i].text == "." and toks[i - 1].text != "vs"):
+            end = i
+            break
+    return start, end
+
+
+def _lettered(q: str, lex: Lexicon) -> Options | NotTwoOption | None:
+    marks = list(_LETTER.finditer(q))
+    letters = [(m.group(1) or m.group(2)).upper() for m in marks]
+    if len(marks) < 2 or letters[:2] != ["A", "B"]:
+        return None
+    a = q[marks[0].end() : marks[1].start()].strip(" ,;")
+    end = marks[2].start() if len(marks) > 2 else len(q)
+    b = q[marks[1].end() : end].strip(" ,;?.")
+    if len(marks) > 2 and letters[2] == "C":
+        return NotTwoOption("multiple", "the question lists more than two lettered options")
+    if not a or not b:
+        return None
+    return _finish(a, b, lex, q[: marks[0].start()], "letters", ())
+
+
+def _strip_articles(toks: list[Tok], lex: Lexicon) -> list[Tok]:
+    while toks and toks[0].text in lex.q_articles:
+        toks = toks[1:]
+    return toks
+
+
+def _list_form(
+    q: str, toks: list[Tok], stem_end: int, k: int, s_end: int, lex: Lexicon
+) -> Options | NotTwoOption:
+    """ "Which is bigger, X or Y?": the options are the listed items after the stem."""
+    items: list[list[Tok]] = [[]]
+    for t in toks[stem_end + 1 : s_end]:
+        if t.text in {",", ":"} or t.text in _CONJ:
+            if items[-1]:
+                items.append([])
+            continue
+        if t.text in _PUNCT:
+            continue
+        items[-1].append(t)
+    items = [_strip_articles(it, lex) for it in items if it]
+    items = [it for it in items if it]
+    if len(items) > 2:
+        return NotTwoOption("multiple", "the question lists more than two options")
+    if len(items) < 2 or any(len(it) > _MAX_OPTION_WORDS for it in items):
+        return NotTwoOption("unparsed", "could not read two options from the question")
+    x, y = items
+    stem = q[: toks[stem_end].start] if stem_end >= 0 else ""
+    return _restore(q, x, y, lex, stem, "list", modifier_only=True)
+
+
+def _inline_form(
+    q: str, toks: list[Tok], k: int, s_start: int, s_end: int, lex: Lexicon
+) -> Options | NotTwoOption:
+    """ "Is the lesion on the left or right side?": read outwards from the conjunction."""
+    # Y: forward from the conjunction ("vs." carries its full stop).
+    j = k + 1
+    if j < s_end and toks[j].text == "." and toks[k].text == "vs":
+        j += 1
+    while j < s_end and toks[j].text in lex.q_articles:
+        j += 1
+    pp = j < s_end and toks[j].text in lex.q_preps
+    y: list[Tok] = []
+    while j < s_end and len(y) < _MAX_OPTION_WORDS:
+        t = toks[j].text
+        if t in _PUNCT or t in _CONJ:
+            break
+        if y and (t in lex.q_verbs or (t in lex.q_preps and not pp) or t == "and"):
+            break
+        if y and pp and t in lex.q_preps:
+            break
+        if not (pp and t in lex.q_articles):
+            y.append(toks[j])
+        j += 1
+    if j < s_end and toks[j].text in _CONJ:
+        return NotTwoOption("multiple", "the question offers more than two alternatives")
+    pp = pp and len(y) > 1  # a lone "outside" is an adjective, not a phrase
+    # X: backward from the conjunction; an Oxford comma means a list of three or more.
+    i = k - 1
+    if i >= s_start and toks[i].text == ",":
+        return NotTwoOption("multiple", "the question lists more than two options")
+    x: list[Tok] = []
+    while i >= s_start and len(x) < _MAX_OPTION_WORDS:
+        t = toks[i].text
+        if t in _PUNCT:
+            break
+        if x and (t in lex.q_verbs or t == "and" or t.endswith("'s")):
+            break
+        if x and not pp and (t in lex.q_articles or t in lex.q_preps):
+            break
+        if not (pp and t in lex.q_articles):
+            x.insert(0, toks[i])
+        i -= 1
+    if i >= s_start and toks[i].text == "," and not _intro_phrase(toks, s_start, i, lex):
+        return NotTwoOption("multiple", "the question lists more than two options")
+    if not x or not y:
+        return NotTwoOption("unparsed", "could not read two options from the question")
+    if len(y) == 1 and y[0].text in lex.or_not:
+        # "Does this image use contrast or not?" -> contrast / no contrast
+        xt = q[x[0].start : x[-1].end]
+        return _finish(xt, "no " + xt, lex, q, "or-not", (x[0].start, x[-1].end))
+    if pp:
+        # "MRI with contrast or without contrast": X starts where its preposition does.
+        first_prep = next((n for n, t in enumerate(x) if t.text in lex.q_preps), 0)
+        x = x[first_prep:]
+    return _restore(q, x, y, lex, q, "inline", modifier_only=False)
+
+
+def _intro_phrase(toks: list[Tok], s_start: int, comma: int, lex: Lexicon) -> bool:
+    """True when the words before the comma are a leading phrase ("On this image, ...")."""
+    return s_start < comma and toks[s_start].text in lex.intro_starts
+
+
+def _restore(
+    q: str,
+    x: list[Tok],
+    y: list[Tok],
+    lex: Lexicon,
+    question: str,
+    source: str,
+    *,
+    modifier_only: bool,
+) -> Options | NotTwoOption:
+    """Restore the words two options share: "left or right kidney" -> "left kidney"."""
+    xt = q[x[0].start : x[-1].end]
+    yt = q[y[0].start : y[-1].end]
+    xb = lex.canon.base(xt)
+    yb = lex.canon.base(yt)
+    if len(xb) > 1 and yb and _parallel(xb[-1].text, yb[0].text, lex):
+        # "the mass in the liver regular or irregular" -> regular / irregular
+        xt, xb = xt[xb[-1].start :], xb[-1:]
+    while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
+        yb = yb[1:]
+    n = len(xb)
+    restorable = (
+        "/" not in yt
+        and bool(yb)
+        and yb[0].text not in lex.or_not
+        and not any(t.text == xb[0].text for t in yb)
+    )
+    if restorable and 0 < n < len(yb) and [t.text for t in xb[1:]] == [t.text for t in yb[1:n]]:
+        x_mod = xb[0].text in lex.modifiers
+        y_mod = yb[0].text in lex.modifiers
+        if (x_mod or not modifier_only) and not (y_mod and not x_mod):
+            tail = yt[yb[n].start :]
+            xt = f"{xt} {tail}"
+    return _finish(xt, yt, lex, question, source, (x[0].start, y[-1].end))
+
+
+def _parallel(x: str, y: str, lex: Lexicon) -> bool:
+    """Two words that can stand for each other in "X or Y" (grey/white, regular/irregular)."""
+    if x in lex.modifiers and y in lex.modifiers:
+        return True
+    if _complementary((x,), (y,), lex):
+        return True
+    return bool(fuzz.ratio(x, y) >= 70)
+
+
+def _finish(
+    a_text: str,
+    b_text: str,
+    lex: Lexicon,
+    question: str,
+    source: str,
+    span: tuple[int, int] | tuple[()],
+) -> Options | NotTwoOption:
+    a_words = _content(lex.canon.words(a_text), lex)
+    b_words = _content(lex.canon.words(b_text), lex)
+    if not a_words or not b_words:
+        return NotTwoOption("unparsed", "an option has no content words")
+    if a_words == b_words:
+        return NotTwoOption("same", "the two options read the same")
+    a_key, b_key = _keys(a_words, b_words, lex)
+    predicate, abnormal = _predicate(question, span, lex)
+    return Options(
+        a=Option(a_text, a_words, a_key),
+        b=Option(b_text, b_words, b_key),
+        source=source,
+        predicate=predicate,
+        abnormal_question=abnormal,
+        complementary=_complementary(a_key, b_key, lex),
+    )
+
+
+def _content(words: tuple[str, ...], lex: Lexicon) -> tuple[str, ...]:
+    kept = tuple(w for w in words if w not in lex.stopwords)
+    return kept or words
+
+
+def _keys(
+    a: tuple[str, ...], b: tuple[str, ...], lex: Lexicon
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words that tell each option from the other (shared and generic words dropped)."""
+
+    def key(own: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, ...]:
+        distinct = tuple(w for w in own if w not in other)
+        if not distinct:  # "right" vs "lower right": the shorter is told apart by length
+            return own
+        specific = tuple(w for w in distinct if w not in lex.generic)
+        return specific or distinct
+
+    return key(a, b), key(b, a)
+
+
+def _predicate(
+    question: str, span: tuple[int, int] | tuple[()], lex: Lexicon
+) -> tuple[tuple[str, int] | None, bool]:
+    """The comparative the question asks about outside its options, and 'which is abnormal'."""
+    toks = lex.canon.canon(question)
+    if span:
+        lo, hi = span
+        toks = [t for t in toks if t.end <= lo or t.start >= hi]
+    words = tuple(t.text for t in toks)
+    predicate = None
+    for i in range(len(words)):
+        p = lex.comparatives.match_at(words, i)
+        if p is not None:
+            predicate = lex.comparative_sign[p]
+            break
+    abnormal = any(w in lex.abnormal_predicates for w in words)
+    return predicate, abnormal
+
+
+def _complementary(a: tuple[str, ...], b: tuple[str, ...], lex: Lexicon) -> bool:
+    """True when denying one option affirms the other (normal/abnormal, X/non-X)."""
+    if frozenset(a + b) in lex.complement_pairs:
+        return True
+    if len(a) != 1 or len(b) != 1:
+        return False
+    x, y = a[0], b[0]
+    for p in lex.negative_prefixes:
+        if x == p + y or y == p + x:
+            return True
+    return False
