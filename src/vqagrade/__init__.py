@@ -1,7 +1,79 @@
-"""vqagrade: grade close-ended two-option biomedical VQA answers deterministically."""
+"""vqagrade: grade close-ended two-option biomedical VQA answers deterministically.
 
-from .labels import TRUTH_TABLE, Label, score
-from .records import AnswerTrace, Grade, Mention, Method
+Public API::
 
-__all__ = ["TRUTH_TABLE", "AnswerTrace", "Grade", "Label", "Mention", "Method", "score"]
+    from vqagrade import grade, grade_rows, Grader, Label, Grade
+    g = grade("Is the lesion in the left or right kidney?", "left", "The left kidney.")
+    g.score, g.method, g.gt_label, g.pred_label, g.reason
+
+Names are imported lazily so that the command line starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "Label": "labels",
+    "TRUTH_TABLE": "labels",
+    "score": "labels",
+    "Grade": "records",
+    "AnswerTrace": "records",
+    "Mention": "records",
+    "Method": "records",
+    "Grader": "grader",
+    "FieldMap": "grader",
+    "grade": "grader",
+    "grade_rows": "grader",
+    "Lexicon": "lexicon",
+    "load_lexicon": "lexicon",
+    "VqagradeError": "errors",
+    "InputError": "errors",
+    "OutputError": "errors",
+    "LexiconError": "errors",
+    "JudgeError": "errors",
+}
+
+__all__ = [
+    "TRUTH_TABLE",
+    "AnswerTrace",
+    "FieldMap",
+    "Grade",
+    "Grader",
+    "InputError",
+    "JudgeError",
+    "Label",
+    "Lexicon",
+    "LexiconError",
+    "Mention",
+    "Method",
+    "OutputError",
+    "VqagradeError",
+    "grade",
+    "grade_rows",
+    "load_lexicon",
+    "score",
+]
+
+if TYPE_CHECKING:
+    from .errors import InputError, JudgeError, LexiconError, OutputError, VqagradeError
+    from .grader import FieldMap, Grader, grade, grade_rows
+    from .labels import TRUTH_TABLE, Label, score
+    from .lexicon import Lexicon, load_lexicon
+    from .records import AnswerTrace, Grade, Mention, Method
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'vqagrade' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*__all__, "__version__"])

@@ -10,6 +10,7 @@ confident label is the failure that matters, abstaining is cheap.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -19,11 +20,19 @@ from .focus import find_focus
 from .labels import Label
 from .lexicon import Lexicon
 from .options import Options
-from .text import PhraseSet, Tok, lemma_table
+from .text import PhraseSet, lemma_table
 
-_LETTER_ONLY = re.compile(r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?\s*$", re.I)
+_LETTER_ONLY = re.compile(
+    r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?\s*$", re.I
+)
 _LETTER_LEAD = re.compile(r"^\s*(?:\(([AaBb])\)|([AB])[).:])\s+(\S.*)$", re.S)
 _CLAUSE_BREAK = re.compile(r"[.;:!?,()\n]")
+_YES_NO_LEAD = re.compile(r"\s*[,.;:!\-\u2013\u2014]")
+_NEGATORS = frozenset({"no", "not", "without", "nor", "never", "neither", "none"})
+# Words that may sit between coordinated mentions ("the left and the right kidney").
+_COORD = frozenset({"and", "or", "nor", "the", "a", "an", "both", "either", "neither", "plus"})
+_AND = frozenset({"and", "plus"})
+_OR = frozenset({"or", "vs", "versus"})
 _NEG_WINDOW = 6
 _POST_WINDOW = 4
 _FUZZY_MIN_LEN = 5
@@ -71,6 +80,10 @@ def _matcher(opts: Options, lex: Lexicon) -> _Matcher:
     for label, opt, other in ((Label.A, opts.a, opts.b), (Label.B, opts.b, opts.a)):
         phrases = {opt.words, opt.key}
         phrases.update((w,) for w in opt.key if w not in lex.generic and w not in other.words)
+        phrases.update((w,) for w in opt.surface if w not in other.surface and w not in other.words)
+        if opts.source == "or-not" and label is Label.A:
+            # "Is a nodule present or not?": every word of X names A; B is X denied.
+            phrases.update((w,) for w in opt.words if w not in lex.generic)
         for p in phrases:
             if p:
                 cands.setdefault(p, set()).add(label)
@@ -97,6 +110,114 @@ def _vocabulary() -> frozenset[str]:
     return frozenset(table) | frozenset(table.values())
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What can be read from an answer before looking at the options (cached per text)."""
+
+    focus: str
+    early: Verdict | None
+    words: tuple[str, ...] = ()
+    starts: tuple[int, ...] = ()
+    ends: tuple[int, ...] = ()
+    breaks: tuple[int, ...] = ()
+    oov: tuple[int, ...] = ()
+    both_cue: tuple[tuple[int, int], ...] = ()
+    none_cue: tuple[tuple[int, int], ...] = ()
+    letter: Label | None = None
+    letter_rest: str | None = None
+    yes_no: bool = False
+
+
+def read_answer(text: str, lex: Lexicon) -> Reading:
+    """The option-independent reading of an answer: focus, tokens, refusals, hedges.
+
+    Args:
+        text: the answer text (gt or pred).
+        lex: the lexicon.
+    """
+    focus = find_focus(text, lex)
+    f = focus.text
+    if not f.strip():
+        why = "the answer is empty" if not text.strip() else f"no answer text ({focus.how})"
+        return Reading(f, Verdict(None, "empty", why, f))
+    m = _LETTER_ONLY.match(f)
+    if m:
+        lab = Label.A if m.group(1).lower() == "a" else Label.B
+        return Reading(f, Verdict(lab, "letter", f"the letter of option {lab.value}", f))
+    m2 = _LETTER_LEAD.match(f)
+    if m2:
+        lab = Label.A if (m2.group(1) or m2.group(2)).lower() == "a" else Label.B
+        return Reading(f, None, letter=lab, letter_rest=m2.group(3))
+    words, starts, ends = lex.canon.canon_arrays(f)
+    if not words:
+        return Reading(f, Verdict(None, "no-words", "the answer has no words", f))
+    for name, phrases in (("refusal", lex.refusal), ("junk", lex.junk), ("hedge", lex.hedge)):
+        found = phrases.find(words)
+        if name == "hedge":
+            # "no hemorrhage in either hemisphere" denies both: a none cue, not a hedge.
+            negated = set(_negated_either(words, lex))
+            found = [(i, j) for i, j in found if (i, j) not in negated]
+        if found:
+            i, j = found[0]
+            cue = " ".join(words[i:j])
+            return Reading(f, Verdict(None, name, f"{name}: '{cue}'", f, cues=(f"{name}:{cue}",)))
+    yes_no = False
+    if words[0] in lex.yes or words[0] in lex.no:
+        if all(w in lex.yes or w in lex.no for w in words):
+            yes_no = True
+        elif _YES_NO_LEAD.match(f[ends[0] :]):
+            # "No, the patient is a male.": the yes/no answers the wrong question; read the
+            # rest. Without the comma, "No effusion" is a negation and stays.
+            words, starts, ends = words[1:], starts[1:], ends[1:]
+    if not yes_no and words[-1] in {"or", "nor", "either", "vs", "versus"}:
+        cut = Verdict(None, "truncated", "the answer stops on an unfinished alternative", f)
+        return Reading(f, cut)
+    breaks = tuple(m.start() for m in _CLAUSE_BREAK.finditer(f))
+    vocab, known = _vocabulary(), lex.known_words
+    # Words that fuzzy matching may consider: long, alphabetic, not known English.
+    oov = tuple(
+        i
+        for i, w in enumerate(words)
+        if len(w) >= _FUZZY_MIN_LEN and w not in vocab and w not in known and w.isalpha()
+    )
+    both = tuple(lex.both.find(words))
+    none = tuple(lex.none.find(words)) + tuple(_negated_either(words, lex))
+    early = None
+    if yes_no:
+        early = Verdict(None, "yes-no", "a bare yes/no to a two-option question", f)
+    return Reading(f, early, words, starts, ends, breaks, oov, both, none, yes_no=yes_no)
+
+
+def _negated_either(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int, int]]:
+    """Positions of "either" inside a negation ("not in either kidney" means neither)."""
+    out = []
+    for i, w in enumerate(words):
+        if w == "either" and any(x in _NEGATORS for x in words[max(0, i - _NEG_WINDOW) : i]):
+            out.append((i, i + 1))
+    return out
+
+
+def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
+    """Label a read answer against the question's options."""
+    if r.early is not None and not (r.yes_no and opts.yes_no):
+        return r.early
+    f = r.focus
+    if r.letter is not None:
+        rest = label_answer(r.letter_rest or "", opts, lex)
+        if rest.label not in (None, r.letter):
+            return Verdict(None, "contradiction", "the letter and the words disagree", f)
+        return Verdict(r.letter, "letter", f"the letter of option {r.letter.value}", f)
+    m = _matcher(opts, lex)
+    hits = _find_hits(r, m)
+    hits = _negate(r, hits, opts, lex)
+    cues: list[str] = []
+    if opts.predicate is not None:
+        comp = _comparative(r, hits, opts, lex, cues)
+        if comp is not None:
+            return Verdict(comp[0], "comparative", comp[1], f, tuple(hits), tuple(cues))
+    return _decide(r, hits, lex, cues, opts)
+
+
 def label_answer(text: str, opts: Options, lex: Lexicon) -> Verdict:
     """Label an answer against the question's options.
 
@@ -105,125 +226,85 @@ def label_answer(text: str, opts: Options, lex: Lexicon) -> Verdict:
         opts: the options of the question.
         lex: the lexicon.
     """
-    focus = find_focus(text, lex)
-    f = focus.text
-    if not f.strip():
-        why = "the answer is empty" if not text.strip() else f"no answer text ({focus.how})"
-        return Verdict(None, "empty", why, f)
-    letter = _letter(f, opts, lex)
-    if letter is not None:
-        return letter
-    toks = lex.canon.canon(f)
-    words = tuple(t.text for t in toks)
-    if not words:
-        return Verdict(None, "no-words", "the answer has no words", f)
-    for name, phrases in (("refusal", lex.refusal), ("junk", lex.junk), ("hedge", lex.hedge)):
-        found = phrases.find(words)
-        if found:
-            i, j = found[0]
-            cue = " ".join(words[i:j])
-            return Verdict(None, name, f"{name}: '{cue}'", f, cues=(f"{name}:{cue}",))
-    if words[0] in lex.yes or words[0] in lex.no:
-        if all(w in lex.yes or w in lex.no for w in words):
-            return Verdict(None, "yes-no", "a bare yes/no to a two-option question", f)
-        # "No, the patient is a male.": the yes/no answers the wrong question; read the rest.
-        toks, words = toks[1:], words[1:]
-    if words[-1] in {"or", "nor", "either", "vs", "versus"}:
-        return Verdict(None, "truncated", "the answer stops on an unfinished alternative", f)
-    m = _matcher(opts, lex)
-    hits = _find_hits(f, toks, words, m, lex)
-    hits = _negate(f, toks, words, hits, opts, lex)
-    cues: list[str] = []
-    if opts.predicate is not None:
-        comp = _comparative(f, toks, words, hits, opts, lex, cues)
-        if comp is not None:
-            return Verdict(comp[0], "comparative", comp[1], f, tuple(hits), tuple(cues))
-    return _decide(f, toks, words, hits, m, opts, lex, cues)
+    return label_reading(read_answer(text, lex), opts, lex)
 
 
-def _letter(f: str, opts: Options, lex: Lexicon) -> Verdict | None:
-    m = _LETTER_ONLY.match(f)
-    if m:
-        lab = Label.A if m.group(1).lower() == "a" else Label.B
-        return Verdict(lab, "letter", f"answers with the letter of option {lab.value}", f)
-    m2 = _LETTER_LEAD.match(f)
-    if m2:
-        lab = Label.A if (m2.group(1) or m2.group(2)).lower() == "a" else Label.B
-        rest = label_answer(m2.group(3), opts, lex)
-        if rest.label not in (None, lab):
-            return Verdict(None, "contradiction", "the letter and the words disagree", f)
-        return Verdict(lab, "letter", f"answers with the letter of option {lab.value}", f)
-    return None
-
-
-def _find_hits(
-    f: str, toks: list[Tok], words: tuple[str, ...], m: _Matcher, lex: Lexicon
-) -> list[Hit]:
+def _find_hits(r: Reading, m: _Matcher) -> list[Hit]:
+    words, starts, ends = r.words, r.starts, r.ends
     hits: list[Hit] = []
     taken: set[int] = set()
     for i, j in m.phrases.find(words):
-        p = words[i:j]
-        hits.append(Hit(m.owner[p], i, j - 1, toks[i].start, toks[j - 1].end, "word"))
+        hits.append(Hit(m.owner[words[i:j]], i, j - 1, starts[i], ends[j - 1], "word"))
         taken.update(range(i, j))
-    if m.fuzzy_keys:
-        vocab = _vocabulary()
-        for i, w in enumerate(words):
-            if i in taken or len(w) < _FUZZY_MIN_LEN or w in vocab or not w.isalpha():
+    if m.fuzzy_keys and r.oov:
+        for i in r.oov:
+            if i in taken:
                 continue
+            w = words[i]
             scored = sorted(((fuzz.ratio(w, k), lab) for k, lab in m.fuzzy_keys), reverse=True)
             best, lab = scored[0]
             rival = next((s for s, other in scored[1:] if other != lab), 0.0)
             if best >= _FUZZY_SCORE and best - rival >= _FUZZY_MARGIN:
-                hits.append(Hit(lab, i, i, toks[i].start, toks[i].end, "fuzzy"))
+                hits.append(Hit(lab, i, i, starts[i], ends[i], "fuzzy"))
     hits.sort(key=lambda h: h.first)
     return hits
 
 
-def _clause_start(f: str, pos: int) -> int:
-    for m in reversed(list(_CLAUSE_BREAK.finditer(f, 0, pos))):
-        return m.end()
-    return 0
+def _clause_start(r: Reading, pos: int) -> int:
+    k = bisect_left(r.breaks, pos)
+    return r.breaks[k - 1] + 1 if k else 0
 
 
-def _clause_end(f: str, pos: int) -> int:
-    m = _CLAUSE_BREAK.search(f, pos)
-    return m.start() if m else len(f)
+def _clause_end(r: Reading, pos: int) -> int:
+    k = bisect_left(r.breaks, pos)
+    return r.breaks[k] if k < len(r.breaks) else len(r.focus)
 
 
-def _negate(
-    f: str,
-    toks: list[Tok],
-    words: tuple[str, ...],
-    hits: list[Hit],
-    opts: Options,
-    lex: Lexicon,
-) -> list[Hit]:
+def _negate(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hit]:
     """Mark mentions negated by a cue before them in their clause, or after them."""
+    words, starts, ends = r.words, r.starts, r.ends
     out: list[Hit] = []
     for h in hits:
-        lo = _clause_start(f, h.start)
+        lo = _clause_start(r, h.start)
         cue = None
         i = h.first - 1
-        while i >= 0 and h.first - i <= _NEG_WINDOW and toks[i].start >= lo:
+        while i >= 0 and h.first - i <= _NEG_WINDOW and starts[i] >= lo:
             if words[i] in lex.scope_end:
                 break
             p = lex.neg_before.match_at(words, i)
             if p is not None and i + len(p) <= h.first:
+                if i + 1 < len(words) and words[i + 1] in {"just", "only", "merely"}:
+                    break  # "not just the left" does not deny the left
                 cue = " ".join(p)
                 break
             i -= 1
         if cue is None:
-            hi = _clause_end(f, h.end)
+            hi = _clause_end(r, h.end)
             j = h.last + 1
-            while j < len(words) and j - h.last <= _POST_WINDOW and toks[j].end <= hi:
+            while j < len(words) and j - h.last <= _POST_WINDOW and ends[j] <= hi:
                 p = lex.neg_after.match_at(words, j)
-                if p is not None and (opts.abnormal_question or p not in lex.neg_after_abnormal_only):
+                if p is not None:
                     cue = " ".join(p)
                     break
-                if any(x.first == j for x in hits):
-                    break
+                nxt = next((x for x in hits if x.first == j), None)
+                if nxt is not None:
+                    if not all(w in _COORD for w in words[h.last + 1 : j]):
+                        break
+                    j = nxt.last  # "the heart and lungs are normal": read past "lungs"
                 j += 1
         out.append(Hit(h.option, h.first, h.last, h.start, h.end, h.via, cue) if cue else h)
+    # "no pneumothorax or effusion": a denial carries over coordinated mentions.
+    for k in range(1, len(out)):
+        prev, cur = out[k - 1], out[k]
+        if (
+            prev.negation
+            and not cur.negation
+            and all(w in _COORD for w in words[prev.last + 1 : cur.first])
+            and any(w in {"or", "nor"} for w in words[prev.last + 1 : cur.first])
+        ):
+            out[k] = Hit(
+                cur.option, cur.first, cur.last, cur.start, cur.end, cur.via, prev.negation
+            )
     return out
 
 
@@ -232,16 +313,11 @@ def _other(label: Label) -> Label:
 
 
 def _comparative(
-    f: str,
-    toks: list[Tok],
-    words: tuple[str, ...],
-    hits: list[Hit],
-    opts: Options,
-    lex: Lexicon,
-    cues: list[str],
+    r: Reading, hits: list[Hit], opts: Options, lex: Lexicon, cues: list[str]
 ) -> tuple[Label | None, str] | None:
     """Read "X is larger than Y" when the question asks which is larger; None if no reading."""
     assert opts.predicate is not None
+    words = r.words
     dim, want = opts.predicate
     choices: set[Label] = set()
     for i, j in lex.comparatives.find(words):
@@ -249,7 +325,7 @@ def _comparative(
         if d != dim:
             continue
         cues.append("comparative:" + " ".join(words[i:j]))
-        lo, hi = _clause_start(f, toks[i].start), _clause_end(f, toks[j - 1].end)
+        lo, hi = _clause_start(r, r.starts[i]), _clause_end(r, r.ends[j - 1])
         if any(w in {"not", "no", "never"} for w in words[max(0, i - 3) : i]):
             return None, "a negated comparative"
         before = [h for h in hits if h.last < i and h.start >= lo]
@@ -281,19 +357,11 @@ def _comparative(
     return chosen, f"the comparative selects option {chosen.value}"
 
 
-def _decide(
-    f: str,
-    toks: list[Tok],
-    words: tuple[str, ...],
-    hits: list[Hit],
-    m: _Matcher,
-    opts: Options,
-    lex: Lexicon,
-    cues: list[str],
-) -> Verdict:
+def _decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Options) -> Verdict:
+    f, words = r.focus, r.words
     owned = {i for h in hits for i in range(h.first, h.last + 1)}
-    both_cue = [(i, j) for i, j in lex.both.find(words) if i not in owned]
-    none_cue = [(i, j) for i, j in lex.none.find(words) if i not in owned]
+    both_cue = [(i, j) for i, j in r.both_cue if i not in owned]
+    none_cue = [(i, j) for i, j in r.none_cue if i not in owned]
     cues += ["both:" + " ".join(words[i:j]) for i, j in both_cue]
     cues += ["none:" + " ".join(words[i:j]) for i, j in none_cue]
     aff = {h.option for h in hits if h.negation is None}
@@ -303,6 +371,11 @@ def _decide(
     def verdict(label: Label | None, rule: str, reason: str) -> Verdict:
         return Verdict(label, rule, reason, f, t_hits, t_cues)
 
+    if opts.source == "or-not" and hits and not both_cue and not none_cue:
+        # "X or not?": any denial of X (or a word only B has, "no contrast") answers "not".
+        if Label.B in aff or Label.A in neg:
+            return verdict(Label.B, "or-not", "denies X in an 'X or not' question")
+        return verdict(Label.A, "or-not", "affirms X in an 'X or not' question")
     if aff & neg:
         return verdict(None, "contradiction", "the answer both affirms and denies an option")
     if both_cue:
@@ -319,9 +392,9 @@ def _decide(
         lab = next(iter(aff))
         return verdict(lab, "mention", f"affirms option {lab.value} only")
     if len(aff) == 2:
-        if _joined(hits, words, {"or", "vs", "versus"}):
+        if _joined(hits, words, _OR, strict=False):
             return verdict(None, "hedge", "names both options as alternatives ('X or Y')")
-        if _joined(hits, words, {"and", "plus"}):
+        if _joined(hits, words, _AND, strict=True):
             return verdict(Label.BOTH, "both-and", "affirms both options ('X and Y')")
         return verdict(None, "both-mentioned", "mentions both options without choosing")
     if neg == {Label.A, Label.B}:
@@ -335,9 +408,16 @@ def _decide(
     return verdict(None, "no-option", "names neither option")
 
 
-def _joined(hits: list[Hit], words: tuple[str, ...], conj: set[str]) -> bool:
-    """True when mentions of different options are linked by one of `conj` words."""
-    for a, b in zip(hits, hits[1:]):
-        if a.option != b.option and any(w in conj for w in words[a.last + 1 : b.first]):
+def _joined(hits: list[Hit], words: tuple[str, ...], conj: frozenset[str], *, strict: bool) -> bool:
+    """True when mentions of different options are linked by one of `conj` words.
+
+    With `strict`, nothing but coordination may stand between them: "hyperintense on T1
+    and hypointense on T2" is not "both".
+    """
+    for a, b in zip(hits, hits[1:], strict=False):
+        between = words[a.last + 1 : b.first]
+        if a.option == b.option or not any(w in conj for w in between):
+            continue
+        if not strict or all(w in _COORD for w in between):
             return True
     return False

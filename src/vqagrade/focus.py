@@ -56,23 +56,31 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
     """
     role, final, conclusion = _patterns(lex)
     t = text.strip()
-    tags = _ANSWER_TAG.findall(t)
-    if tags:
-        return Focus(_clean(tags[-1], role), "answer tag")
-    if re.search(r"<think>", t, re.I):
-        stripped = _THINK.sub(" ", t).strip()
-        if not stripped:
-            return Focus("", "unfinished reasoning")
-        t = stripped
-    t = role.sub("", t).strip()
-    marks = list(final.finditer(t))
-    if marks:
-        rest = t[marks[-1].end() :].strip()
-        if rest:
-            return Focus(_first_sentence(_clean(rest, role)), "final-answer marker")
-    bolds = [b for b in (m.group(1) or m.group(2) for m in _BOLD.finditer(t)) if b.strip()]
-    if bolds and len(bolds[-1].split()) <= _MAX_BOLD_WORDS:
-        return Focus(bolds[-1].strip(), "bold answer")
+    # Cheap character probes first: most answers have no tags, markers or bold text.
+    if "<" in t:
+        tags = _ANSWER_TAG.findall(t)
+        if tags:
+            return Focus(_clean(tags[-1], role), "answer tag")
+        if re.search(r"<think>", t, re.I):
+            stripped = _THINK.sub(" ", t).strip()
+            if not stripped:
+                return Focus("", "unfinished reasoning")
+            t = stripped
+    if ":" in t:
+        t = role.sub("", t).strip()
+    low = t.lower()
+    if "answer" in low or "conclusion" in low:
+        marks = list(final.finditer(t))
+        if marks:
+            rest = t[marks[-1].end() :].strip()
+            if rest:
+                return Focus(_first_sentence(_clean(rest, role)), "final-answer marker")
+    if "**" in t or "__" in t:
+        bolds = [b for b in (m.group(1) or m.group(2) for m in _BOLD.finditer(t)) if b.strip()]
+        if bolds and len(bolds[-1].split()) <= _MAX_BOLD_WORDS:
+            return Focus(bolds[-1].strip(), "bold answer")
+    if not conclusion.search(t):
+        return Focus(t, "whole answer")
     sentences = [s for s in _SENTENCE_SPLIT.split(t) if s.strip()]
     if len(sentences) > 1:
         for s in reversed(sentences):

@@ -6,7 +6,6 @@ million rows over a few thousand questions cost little more than reading them.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from .answer import Verdict, label_answer
+from .answer import Reading, Verdict, label_reading, read_answer
 from .labels import TRUTH_TABLE, Label
 from .lexicon import Lexicon, lexicon_for
 from .options import NotTwoOption, Options, build_options, extract_options
@@ -67,23 +66,20 @@ class JudgeLike(Protocol):
         ...
 
 
-class _LRU:
-    """A small bounded memo (dict order as recency) so memory stays flat on huge inputs."""
+class _Memo(dict[Any, Any]):
+    """A bounded memo: emptied when full, so memory stays flat on huge inputs.
+
+    Cheaper per hit than an LRU (a plain dict lookup), which matters on the per-row path.
+    """
 
     def __init__(self, size: int) -> None:
+        super().__init__()
         self.size = size
-        self.data: OrderedDict[Any, Any] = OrderedDict()
-
-    def get(self, key: Any) -> Any:
-        value = self.data.get(key)
-        if value is not None:
-            self.data.move_to_end(key)
-        return value
 
     def put(self, key: Any, value: Any) -> None:
-        self.data[key] = value
-        if len(self.data) > self.size:
-            self.data.popitem(last=False)
+        if len(self) >= self.size:
+            self.clear()
+        self[key] = value
 
 
 def _trace(v: Verdict) -> AnswerTrace:
@@ -131,8 +127,11 @@ class Grader:
         self.judge = judge
         self.judge_all = judge_all
         self.fields = fields or FieldMap()
-        self._opts = _LRU(_CACHE_SIZE)
-        self._labels = _LRU(_CACHE_SIZE)
+        self._opts = _Memo(_CACHE_SIZE)
+        self._labels = _Memo(_CACHE_SIZE)
+        self._readings = _Memo(_CACHE_SIZE)
+        # One Options object per distinct signature, so label keys hash by identity.
+        self._interned = _Memo(_CACHE_SIZE)
 
     # -- rules ------------------------------------------------------------------------
     def options(
@@ -146,21 +145,32 @@ class Grader:
                 hit = build_options(option_a, option_b, self.lex, question=question)
             else:
                 hit = extract_options(question, self.lex)
+            if isinstance(hit, Options):
+                if len(self._interned) >= self._interned.size:
+                    self._labels.clear()  # label keys hold interned objects
+                hit = self._interned.setdefault(hit.signature, hit)
             self._opts.put(key, hit)
-        return hit  # type: ignore[no-any-return]
+        return hit
+
+    def read(self, text: str) -> Reading:
+        """The option-independent reading of an answer, memoised per text."""
+        hit = self._readings.get(text)
+        if hit is None:
+            hit = read_answer(text, self.lex)
+            self._readings.put(text, hit)
+        return hit
 
     def label(self, text: str, opts: Options) -> Verdict:
-        """Label one answer against the options, memoised."""
+        """Label one answer against the options, memoised per (options, text)."""
         key = (opts, text)
         hit = self._labels.get(key)
         if hit is None:
-            hit = label_answer(text, opts, self.lex)
+            hit = label_reading(self.read(text), opts, self.lex)
             self._labels.put(key, hit)
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def _yes_no(self, text: str) -> bool:
-        words = self.lex.canon.words(text)
-        return bool(words) and all(w in self.lex.yes or w in self.lex.no for w in words)
+        return self.read(text).yes_no
 
     def _evaluate(
         self, question: str, gt: str, pred: str, options: tuple[str, str] | None
@@ -169,7 +179,7 @@ class Grader:
         if isinstance(opts, NotTwoOption):
             reason = f"not a two-option question: {opts.reason}"
             return Outcome(None, Method.UNRESOLVED, None, None, None, reason, True), None, None
-        if self._yes_no(gt) and not (self._yes_no(opts.a.text) or self._yes_no(opts.b.text)):
+        if self._yes_no(gt) and not opts.yes_no:
             reason = "not a two-option question: a yes/no question whose wording contains 'or'"
             return Outcome(None, Method.UNRESOLVED, None, None, None, reason, True), None, None
         g = self.label(gt, opts)
@@ -282,13 +292,15 @@ class Grader:
         todo = [(i, t) for i, (_, t, needs) in enumerate(pending) if needs and t is not None]
         if todo:
             results = self.judge.judge_rows([t for _, t in todo])
-            for (i, _), fields in zip(todo, results):
+            for (i, _), fields in zip(todo, results, strict=True):
                 pending[i][0].update(fields)
         for out_row, _, _ in pending:
             yield out_row
 
 
 def _field_problem(name: str, value: Any) -> str | None:
+    if type(value) is str and len(value) <= MAX_TEXT_CHARS and value and not value.isspace():
+        return None
     if value is None:
         return f"missing field '{name}'"
     if not isinstance(value, str):

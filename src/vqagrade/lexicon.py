@@ -31,7 +31,14 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 _LIST_SECTIONS = {
-    "tokens": ("join_prefixes", "no_fold", "stopwords", "generic", "modifiers"),
+    "tokens": (
+        "join_prefixes",
+        "no_fold",
+        "adjective_suffixes",
+        "stopwords",
+        "generic",
+        "modifiers",
+    ),
     "cues": ("both", "none", "hedge", "refusal", "junk", "yes", "no"),
     "negation": ("before", "after", "after_abnormal_only", "scope_end"),
     "complements": ("negative_prefixes",),
@@ -55,6 +62,8 @@ class _Raw:
 
     synonyms: dict[str, list[str]] = field(default_factory=dict)
     case_sensitive: dict[str, list[str]] = field(default_factory=dict)
+    spelling: dict[str, list[str]] = field(default_factory=dict)
+    parallel: dict[str, list[str]] = field(default_factory=dict)
     lists: dict[str, list[str]] = field(default_factory=dict)
     comparatives: dict[str, str] = field(default_factory=dict)
     than: list[str] = field(default_factory=list)
@@ -65,7 +74,7 @@ class _Raw:
 def _merge(raw: _Raw, data: dict[str, Any], origin: str) -> None:
     meta = data.get("meta", {})
     raw.sources.append(f"{meta.get('name', origin)}: {meta.get('source', 'no source given')}")
-    for key in ("synonyms", "case_sensitive"):
+    for key in ("synonyms", "case_sensitive", "spelling", "parallel"):
         table = data.get(key, {})
         if not isinstance(table, dict):
             raise LexiconError(f"{origin}: [{key}] must be a table of canonical = [variants]")
@@ -120,7 +129,12 @@ class Lexicon:
     def __init__(self, raw: _Raw) -> None:
         lists = raw.lists
         no_fold = lists.get("tokens.no_fold", [])
-        base = Canonicalizer(join_prefixes=lists.get("tokens.join_prefixes", []), no_fold=no_fold)
+        spelling = {
+            v.lower(): canonical.lower() for canonical, vs in raw.spelling.items() for v in vs
+        }
+        base = Canonicalizer(
+            join_prefixes=lists.get("tokens.join_prefixes", []), no_fold=no_fold, spelling=spelling
+        )
 
         def btoks(phrase: str) -> tuple[str, ...]:
             return tuple(t.text for t in base.base(phrase))
@@ -138,6 +152,7 @@ class Lexicon:
             synonyms=synonyms,
             case_sensitive=case_sensitive,
             no_fold=no_fold,
+            spelling=spelling,
         )
         self.sources = list(raw.sources)
 
@@ -149,7 +164,23 @@ class Lexicon:
 
         self.stopwords = words("tokens.stopwords")
         self.generic = words("tokens.generic")
+        self.adjective_suffixes = tuple(lists.get("tokens.adjective_suffixes", []))
         self.modifiers = words("tokens.modifiers") | frozenset(lists.get("tokens.modifiers", []))
+        # word -> the parallel classes it belongs to ("left" -> {"laterality"})
+        self.parallel: dict[str, set[str]] = {}
+        for cls, members in raw.parallel.items():
+            for m in members:
+                for w in {m, *self.canon.words(m)}:
+                    self.parallel.setdefault(w, set()).add(cls)
+        # Every word the lexicons know: never a typo, so never fuzzy-matched.
+        self.known_words = (
+            frozenset(w for pair in synonyms.items() for p in pair for w in p)
+            | frozenset(spelling)
+            | frozenset(spelling.values())
+            | frozenset(self.parallel)
+        )
+        # Multi-word phrases the lexicons know ("small bowel"): kept whole as options.
+        self.known_phrases = frozenset(p for pair in synonyms.items() for p in pair if len(p) > 1)
         self.both = phrases("cues.both")
         self.none = phrases("cues.none")
         self.hedge = phrases("cues.hedge")

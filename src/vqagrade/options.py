@@ -34,11 +34,17 @@ class Option:
     text: str
     words: tuple[str, ...]
     key: tuple[str, ...]
+    surface: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Options:
-    """The two options of a question and what the question asks about them."""
+    """The two options of a question and what the question asks about them.
+
+    `signature` holds only what labelling depends on (canonical words, keys, the
+    question's predicate): the grader keeps one object per signature so that questions
+    with the same options share labelling caches, keyed by identity.
+    """
 
     a: Option
     b: Option
@@ -46,6 +52,20 @@ class Options:
     predicate: tuple[str, int] | None = None
     abnormal_question: bool = False
     complementary: bool = False
+    yes_no: bool = False
+    signature: tuple[object, ...] = ()
+
+    def __post_init__(self) -> None:
+        sig = (
+            self.a.words,
+            self.a.key,
+            self.b.words,
+            self.b.key,
+            self.predicate,
+            self.abnormal_question,
+            self.complementary,
+        )
+        object.__setattr__(self, "signature", sig)
 
     @property
     def texts(self) -> tuple[str, str]:
@@ -194,6 +214,12 @@ def _inline_form(
             break
         if y and (t in lex.q_verbs or (t in lex.q_preps and not pp) or t == "and"):
             break
+        if (
+            y
+            and lex.comparatives.match_at((t,), 0)
+            and (j + 1 >= s_end or toks[j + 1].text in _PUNCT or toks[j + 1].text == "than")
+        ):
+            break  # "Is the left or right lung larger?": the comparative is the predicate
         if y and pp and t in lex.q_preps:
             break
         if not (pp and t in lex.q_articles):
@@ -230,7 +256,7 @@ def _inline_form(
         # "MRI with contrast or without contrast": X starts where its preposition does.
         first_prep = next((n for n, t in enumerate(x) if t.text in lex.q_preps), 0)
         x = x[first_prep:]
-    return _restore(q, x, y, lex, q, "inline", modifier_only=False)
+    return _restore(q, x, y, lex, q, "inline", modifier_only=False, pp=pp)
 
 
 def _intro_phrase(toks: list[Tok], s_start: int, comma: int, lex: Lexicon) -> bool:
@@ -247,15 +273,32 @@ def _restore(
     source: str,
     *,
     modifier_only: bool,
+    pp: bool = False,
 ) -> Options | NotTwoOption:
     """Restore the words two options share: "left or right kidney" -> "left kidney"."""
     xt = q[x[0].start : x[-1].end]
     yt = q[y[0].start : y[-1].end]
     xb = lex.canon.base(xt)
     yb = lex.canon.base(yt)
-    if len(xb) > 1 and yb and _parallel(xb[-1].text, yb[0].text, lex):
-        # "the mass in the liver regular or irregular" -> regular / irregular
-        xt, xb = xt[xb[-1].start :], xb[-1:]
+    while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
+        yb = yb[1:]
+    if not modifier_only and not pp and len(xb) > 1 and yb and xb[0].text != yb[0].text:
+        # Keep X parallel to Y: "the bacteria Gram-positive or Gram-negative" ->
+        # Gram-positive; "the mass in the liver regular or irregular" -> regular.
+        cut = next((k for k in range(1, len(xb)) if _parallel(xb[k].text, yb[0].text, lex)), None)
+        if cut is None and _adjective(xb[-1].text, lex) and not _adjective(xb[0].text, lex):
+            cut = len(xb) - 1  # "the nodule solid or ground-glass" -> solid
+        if cut is None and len(xb) > len(yb) and _parallel(xb[0].text, yb[0].text, lex):
+            # "multiple lesions or just 1" -> "just 1 lesions": Y takes X's head noun.
+            yt = f"{yt} {xt[xb[len(yb)].start :]}"
+            yb = lex.canon.base(yt)
+        elif cut is None and len(xb) > len(yb):
+            # "the stroke hemorrhagic or ischemic" -> hemorrhagic, unless X is a known
+            # phrase ("small bowel or colon").
+            if tuple(t.text for t in xb) not in lex.known_phrases:
+                cut = len(xb) - len(yb)
+        if cut:
+            xt, xb = xt[xb[cut].start :], xb[cut:]
     while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
         yb = yb[1:]
     n = len(xb)
@@ -274,9 +317,16 @@ def _restore(
     return _finish(xt, yt, lex, question, source, (x[0].start, y[-1].end))
 
 
+def _adjective(word: str, lex: Lexicon) -> bool:
+    return word in lex.parallel or (len(word) > 4 and word.endswith(lex.adjective_suffixes))
+
+
 def _parallel(x: str, y: str, lex: Lexicon) -> bool:
     """Two words that can stand for each other in "X or Y" (grey/white, regular/irregular)."""
-    if x in lex.modifiers and y in lex.modifiers:
+    if lex.parallel.get(x, set()) & lex.parallel.get(y, set()):
+        return True
+    cx, cy = lex.comparative_sign.get((x,)), lex.comparative_sign.get((y,))
+    if cx is not None and cy is not None and cx[0] == cy[0]:
         return True
     if _complementary((x,), (y,), lex):
         return True
@@ -298,14 +348,21 @@ def _finish(
     if a_words == b_words:
         return NotTwoOption("same", "the two options read the same")
     a_key, b_key = _keys(a_words, b_words, lex)
+    # Distinguishing words before synonyms too: "with contrast" is told by "with".
+    a_base = _content(tuple(t.text for t in lex.canon.base(a_text)), lex)
+    b_base = _content(tuple(t.text for t in lex.canon.base(b_text)), lex)
+    a_surface, b_surface = _keys(a_base, b_base, lex)
+    if source == "or-not":
+        a_key, b_key, b_surface = a_words, b_words, ()
     predicate, abnormal = _predicate(question, span, lex)
     return Options(
-        a=Option(a_text, a_words, a_key),
-        b=Option(b_text, b_words, b_key),
+        a=Option(a_text, a_words, a_key, a_surface),
+        b=Option(b_text, b_words, b_key, b_surface),
         source=source,
         predicate=predicate,
         abnormal_question=abnormal,
         complementary=_complementary(a_key, b_key, lex),
+        yes_no=any(w in lex.yes or w in lex.no for w in a_words + b_words),
     )
 
 

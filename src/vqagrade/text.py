@@ -57,6 +57,15 @@ def lemma_table() -> Mapping[str, str]:
     return table
 
 
+@cache
+def norm_table() -> Mapping[str, str]:
+    """spaCy's English spelling norms, single lower-case words only (colour -> color)."""
+    path = importlib.resources.files("spacy_lookups_data") / "data" / "en_lexeme_norm.json.gz"
+    with path.open("rb") as fh:
+        table: dict[str, str] = json.loads(gzip.decompress(fh.read()))
+    return {k: v for k, v in table.items() if k.islower() and k.isalpha() and v.isalpha()}
+
+
 def _fold_plural(word: str, lemmas: Mapping[str, str]) -> str:
     """Singular of a plural noun; other words are left alone ("left" must not become "leave")."""
     if len(word) <= 3 or not word.isalpha():
@@ -87,18 +96,25 @@ class _Guarded(Mapping[str, str]):
         return len(self.table)
 
 
-def raw_words(text: str) -> list[Tok]:
-    """Lower-cased word tokens with their spans; contractions expanded."""
-    out: list[Tok] = []
-    for m in _WORD.finditer(text):
-        w = m.group().lower()
-        if w == "t" and out and out[-1].text in _CONTRACTIONS and out[-1].end == m.start() - 1:
-            prev = out.pop()
-            for part in _CONTRACTIONS[prev.text]:
-                out.append(Tok(part, prev.start, m.end()))
+def _expand_contractions(
+    raw: list[str], starts: list[int], ends: list[int]
+) -> tuple[list[str], list[int], list[int]]:
+    r2: list[str] = []
+    s2: list[int] = []
+    e2: list[int] = []
+    for w, a, b in zip(raw, starts, ends, strict=True):
+        if w == "t" and r2 and r2[-1] in _CONTRACTIONS and e2[-1] == a - 1:
+            prev, pa = r2.pop(), s2.pop()
+            e2.pop()
+            for part in _CONTRACTIONS[prev]:
+                r2.append(part)
+                s2.append(pa)
+                e2.append(b)
             continue
-        out.append(Tok(w, m.start(), m.end()))
-    return out
+        r2.append(w)
+        s2.append(a)
+        e2.append(b)
+    return r2, s2, e2
 
 
 class Canonicalizer:
@@ -111,11 +127,17 @@ class Canonicalizer:
         synonyms: Mapping[tuple[str, ...], tuple[str, ...]] | None = None,
         case_sensitive: Mapping[str, tuple[str, ...]] | None = None,
         no_fold: Iterable[str] = (),
+        spelling: Mapping[str, str] | None = None,
     ) -> None:
         self.join_prefixes = frozenset(join_prefixes)
         self.case_sensitive = dict(case_sensitive or {})
         keep = frozenset(no_fold)
         self.lemmas: Mapping[str, str] = _Guarded(lemma_table(), keep) if keep else lemma_table()
+        self._folds: dict[str, str] = {}
+        # British -> American: spaCy's lexeme-norm table, then the lexicons' own spellings.
+        self.spelling: dict[str, str] = {**norm_table(), **(spelling or {})}
+        probes = sorted(self.case_sensitive, key=len, reverse=True)
+        self._cs_probe = re.compile("|".join(re.escape(p) for p in probes)) if probes else None
         self.synonyms: dict[tuple[str, ...], tuple[str, ...]] = {}
         # first token -> phrase lengths present, longest first (bounds the lookups per token)
         self._lengths: dict[str, list[int]] = {}
@@ -132,72 +154,121 @@ class Canonicalizer:
             lengths.append(len(variant))
             lengths.sort(reverse=True)
 
-    def base(self, text: str) -> list[Tok]:
-        """Tokens with case folded, prefixes joined and plurals folded (no synonyms)."""
-        words = raw_words(text)
-        if self.case_sensitive:
-            words = self._apply_case_sensitive(text, words)
-        out: list[Tok] = []
-        i, n = 0, len(words)
-        lemmas = self.lemmas
+    def _fold(self, word: str) -> str:
+        folded = self._folds.get(word)
+        if folded is None:
+            folded = _fold_plural(self.spelling.get(word, word), self.lemmas)
+            if len(self._folds) > 500_000:  # bounded: memory stays flat on huge inputs
+                self._folds.clear()
+            self._folds[word] = folded
+        return folded
+
+    def base_arrays(self, text: str) -> tuple[list[str], list[int], list[int]]:
+        """Words with case folded, prefixes joined and plurals folded, plus their spans.
+
+        Parallel lists rather than `Tok` objects: this is the per-answer hot path.
+        """
+        low = text.lower()
+        if len(low) != len(text):  # a few Unicode letters change length when lower-cased
+            low = "".join(c.lower()[:1] or c for c in text)
+        raw: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        for m in _WORD.finditer(low):
+            raw.append(m.group())
+            starts.append(m.start())
+            ends.append(m.end())
+        if "t" in raw:
+            raw, starts, ends = _expand_contractions(raw, starts, ends)
+        if self._cs_probe is not None and self._cs_probe.search(text):
+            raw, starts, ends = self._apply_case_sensitive(text, raw, starts, ends)
+        words: list[str] = []
+        ws: list[int] = []
+        we: list[int] = []
+        join, fold = self.join_prefixes, self._fold
+        i, n = 0, len(raw)
         while i < n:
-            w = words[i]
+            w = raw[i]
             if (
-                w.text in self.join_prefixes
+                w in join
                 and i + 1 < n
-                and words[i + 1].text.isalpha()
-                and _JOINABLE_GAP.fullmatch(text, w.end, words[i + 1].start) is not None
+                and raw[i + 1].isalpha()
+                and _JOINABLE_GAP.fullmatch(low, ends[i], starts[i + 1]) is not None
             ):
-                nxt = words[i + 1]
-                out.append(Tok(_fold_plural(w.text + nxt.text, lemmas), w.start, nxt.end))
+                words.append(fold(w + raw[i + 1]))
+                ws.append(starts[i])
+                we.append(ends[i + 1])
                 i += 2
                 continue
-            out.append(Tok(_fold_plural(w.text, lemmas), w.start, w.end))
+            words.append(fold(w))
+            ws.append(starts[i])
+            we.append(ends[i])
             i += 1
-        return out
+        return words, ws, we
 
-    def _apply_case_sensitive(self, text: str, words: list[Tok]) -> list[Tok]:
-        out: list[Tok] = []
-        for w in words:
-            repl = self.case_sensitive.get(text[w.start : w.end])
-            if repl is None:
-                out.append(w)
-            else:
-                out.extend(Tok(r, w.start, w.end) for r in repl)
-        return out
+    def _apply_case_sensitive(
+        self, text: str, raw: list[str], starts: list[int], ends: list[int]
+    ) -> tuple[list[str], list[int], list[int]]:
+        r2: list[str] = []
+        s2: list[int] = []
+        e2: list[int] = []
+        for w, a, b in zip(raw, starts, ends, strict=True):
+            repl = self.case_sensitive.get(text[a:b])
+            for r in repl or (w,):
+                r2.append(r)
+                s2.append(a)
+                e2.append(b)
+        return r2, s2, e2
 
-    def canon(self, text: str) -> list[Tok]:
-        """Canonical tokens: `base` plus synonym phrases replaced, longest match first."""
-        toks = self.base(text)
-        if not self.synonyms:
-            return toks
-        out: list[Tok] = []
-        i, n = 0, len(toks)
-        syn, lengths = self.synonyms, self._lengths
+    def canon_arrays(self, text: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+        """Canonical words and spans: `base_arrays` plus synonym phrases, longest first."""
+        words, starts, ends = self.base_arrays(text)
+        lengths = self._lengths
+        if not lengths or not any(w in lengths for w in words):
+            return tuple(words), tuple(starts), tuple(ends)
+        syn = self.synonyms
+        ow: list[str] = []
+        os_: list[int] = []
+        oe: list[int] = []
+        i, n = 0, len(words)
         while i < n:
-            cands = lengths.get(toks[i].text)
+            cands = lengths.get(words[i])
             if cands:
                 for length in cands:
                     if i + length > n:
                         continue
-                    key = tuple(t.text for t in toks[i : i + length])
-                    repl = syn.get(key)
+                    repl = syn.get(tuple(words[i : i + length]))
                     if repl is not None:
-                        start, end = toks[i].start, toks[i + length - 1].end
-                        out.extend(Tok(r, start, end) for r in repl)
+                        a, b = starts[i], ends[i + length - 1]
+                        for r in repl:
+                            ow.append(r)
+                            os_.append(a)
+                            oe.append(b)
                         i += length
                         break
                 else:
-                    out.append(toks[i])
+                    ow.append(words[i])
+                    os_.append(starts[i])
+                    oe.append(ends[i])
                     i += 1
                 continue
-            out.append(toks[i])
+            ow.append(words[i])
+            os_.append(starts[i])
+            oe.append(ends[i])
             i += 1
-        return out
+        return tuple(ow), tuple(os_), tuple(oe)
+
+    def base(self, text: str) -> list[Tok]:
+        """Tokens with case folded, prefixes joined and plurals folded (no synonyms)."""
+        return [Tok(w, a, b) for w, a, b in zip(*self.base_arrays(text), strict=True)]
+
+    def canon(self, text: str) -> list[Tok]:
+        """Canonical tokens: `base` plus synonym phrases replaced, longest match first."""
+        return [Tok(w, a, b) for w, a, b in zip(*self.canon_arrays(text), strict=True)]
 
     def words(self, text: str) -> tuple[str, ...]:
         """Canonical token texts only."""
-        return tuple(t.text for t in self.canon(text))
+        return self.canon_arrays(text)[0]
 
 
 class PhraseSet:
@@ -227,6 +298,8 @@ class PhraseSet:
 
     def find(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """Non-overlapping (start, end) token ranges of phrases, scanning left to right."""
+        if self._by_first.keys().isdisjoint(words):  # the common case, decided in C
+            return []
         out: list[tuple[int, int]] = []
         i, n = 0, len(words)
         while i < n:

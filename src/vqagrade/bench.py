@@ -1,0 +1,120 @@
+"""Accuracy and coverage of the rules on a labelled file (format of shared/data/labeled)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, Field
+
+from .grader import Grader
+
+
+class BenchRow(BaseModel):
+    """One labelled row that the rules got wrong or missed."""
+
+    id: str
+    kind: str = Field(description="wrong or missed")
+    question: str
+    gt: str
+    pred: str
+    expect_gt: str
+    accept_pred: list[str]
+    got: dict[str, Any]
+    trace: str
+
+
+class BenchResult(BaseModel):
+    """Figures of one bench run."""
+
+    rows: int
+    decided: int
+    wrong: int
+    must_decide: int
+    missed: int
+    seconds: float
+    details: list[BenchRow] = Field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        """Share of decided rows that are right."""
+        return (self.decided - self.wrong) / self.decided if self.decided else 1.0
+
+    @property
+    def coverage(self) -> float:
+        """Share of rows that must be decided which the rules decided."""
+        return (self.must_decide - self.missed) / self.must_decide if self.must_decide else 1.0
+
+    @property
+    def rate(self) -> float:
+        """Rows per second."""
+        return self.rows / self.seconds if self.seconds else 0.0
+
+    def render(self) -> str:
+        """One line of figures."""
+        return (
+            f"rows {self.rows}  decided {self.decided}  wrong {self.wrong}  "
+            f"precision {self.precision:.4f}  coverage {self.coverage:.4f} "
+            f"({self.must_decide - self.missed}/{self.must_decide})  "
+            f"judge-call fraction {(self.rows - self.decided) / max(self.rows, 1):.3f}  "
+            f"{self.rate:,.0f} rows/s"
+        )
+
+
+def read_labelled(path: str) -> list[dict[str, Any]]:
+    """Read a labelled JSONL file."""
+    with open(path, "rb") as fh:
+        return [orjson.loads(line) for line in fh if line.strip()]
+
+
+def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -> BenchResult:
+    """Grade labelled rows by the rules and compare with their labels.
+
+    A decided row is wrong when its score is not in `accept_scores` or its gt label differs
+    from `expect_gt`; coverage counts rows whose `accept_pred` has no "abstain".
+    """
+    grader = grader or Grader()
+    rows = list(rows)
+    t0 = time.perf_counter()
+    outcomes = [grader.outcome(r["question"], r["gt"], r["pred"]) for r in rows]
+    seconds = time.perf_counter() - t0
+    decided = wrong = must = missed = 0
+    details: list[BenchRow] = []
+    for r, out in zip(rows, outcomes, strict=True):
+        need = "abstain" not in r["accept_pred"]
+        must += need
+        kind = None
+        if out.method.value == "rule":
+            decided += 1
+            gt_label = out.gt_label.value if out.gt_label else None
+            if out.score not in r["accept_scores"] or gt_label != r["expect_gt"]:
+                wrong += 1
+                kind = "wrong"
+        elif need:
+            missed += 1
+            kind = "missed"
+        if kind:
+            details.append(
+                BenchRow(
+                    id=str(r.get("id", "")),
+                    kind=kind,
+                    question=r["question"],
+                    gt=r["gt"],
+                    pred=r["pred"],
+                    expect_gt=r["expect_gt"],
+                    accept_pred=list(r["accept_pred"]),
+                    got=out.fields(),
+                    trace=out.reason,
+                )
+            )
+    return BenchResult(
+        rows=len(rows),
+        decided=decided,
+        wrong=wrong,
+        must_decide=must,
+        missed=missed,
+        seconds=seconds,
+        details=details,
+    )

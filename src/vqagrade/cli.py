@@ -1,0 +1,176 @@
+"""The `vqagrade` command line: a thin shell over the library.
+
+Heavy modules are imported inside the commands so that `vqagrade --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+if TYPE_CHECKING:
+    from .grader import Grader
+    from .records import AnswerTrace, Grade
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Grade close-ended two-option biomedical VQA answers: rules first, a judge for the rest.",
+)
+cache_app = typer.Typer(no_args_is_help=True, help="Inspect or clear the judge cache.")
+app.add_typer(cache_app, name="cache")
+
+Lexicons = Annotated[
+    Optional[list[Path]],  # noqa: UP045 - typer needs Optional on 3.10
+    typer.Option("--lexicon", help="Extra lexicon TOML file (repeatable); extends the shipped."),
+]
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"vqagrade: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _grader(lexicons: list[Path] | None, **kwargs: Any) -> Grader:
+    from .errors import VqagradeError
+    from .grader import Grader
+
+    try:
+        return Grader(lexicons=[str(p) for p in lexicons or []], **kwargs)
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
+
+
+@app.command()
+def score(
+    input: Annotated[str, typer.Argument(help="Input file (.jsonl/.csv, optionally .gz) or -.")],
+    output: Annotated[str, typer.Option("-o", "--output", help="Output file or - (stdout).")] = "-",
+    question_field: Annotated[str, typer.Option(help="Field holding the question.")] = "question",
+    gt_field: Annotated[str, typer.Option(help="Field holding the ground truth.")] = "gt",
+    pred_field: Annotated[str, typer.Option(help="Field holding the prediction.")] = "pred",
+    id_field: Annotated[str, typer.Option(help="Field holding the row id.")] = "id",
+    option_a_field: Annotated[str, typer.Option(help="Field with explicit option A.")] = "option_a",
+    option_b_field: Annotated[str, typer.Option(help="Field with explicit option B.")] = "option_b",
+    lexicon: Lexicons = None,
+    in_format: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Input format (jsonl/csv) when the extension does not tell."),
+    ] = None,
+    out_format: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Output format (jsonl/csv) when the extension does not tell."),
+    ] = None,
+    strict: Annotated[bool, typer.Option(help="Exit 1 if any row is an error row.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
+) -> None:
+    """Grade every row of IN; write each row plus score, method, labels, options, reason."""
+    from .errors import VqagradeError
+    from .grader import FieldMap
+    from .io import open_writer, read_rows
+    from .summary import Summary
+
+    fields = FieldMap(
+        question=question_field,
+        gt=gt_field,
+        pred=pred_field,
+        id=id_field,
+        option_a=option_a_field,
+        option_b=option_b_field,
+    )
+    grader = _grader(lexicon, fields=fields)
+    summary = Summary()
+    try:
+        rows = read_rows(input, in_format)
+        with open_writer(output, out_format) as writer:
+            for out in grader.grade_rows(rows):
+                writer.write(out)
+                summary.add(out)
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
+    summary.finish()
+    if not quiet:
+        typer.echo(summary.render(), err=True)
+    if strict and summary.methods.get("error", 0):
+        raise _fail(f"{summary.methods['error']} error rows (--strict)", 1)
+
+
+def _trace_lines(name: str, text: str, t: AnswerTrace | None) -> list[str]:
+    if t is None:
+        return [f"{name}: {text!r} -> not labelled"]
+    label = t.label.value if t.label else "abstain"
+    lines = [f"{name}: {text!r} -> {label}   [{t.rule}] {t.reason}"]
+    if t.focus.strip() != text.strip():
+        lines.append(f"    read: {t.focus!r}")
+    for m in t.mentions:
+        neg = f"  negated by '{m.negation}'" if m.negated else ""
+        lines.append(f"    mention: option {m.option.value} {m.span!r} ({m.via}){neg}")
+    for c in t.cues:
+        lines.append(f"    cue: {c}")
+    return lines
+
+
+def render_grade(question: str, gt: str, pred: str, g: Grade) -> str:
+    """A person-readable explanation of one grade."""
+    lines = [f"question: {question}"]
+    if g.options:
+        lines.append(f"options: A = {g.options[0]!r}   B = {g.options[1]!r}")
+    lines += _trace_lines("gt", gt, g.gt)
+    lines += _trace_lines("pred", pred, g.pred)
+    score = "null" if g.score is None else f"{g.score:g}"
+    lines.append(f"score: {score}   method: {g.method.value}")
+    lines.append(f"reason: {g.reason}")
+    return "\n".join(lines)
+
+
+@app.command()
+def explain(
+    question: Annotated[str, typer.Argument(help="The two-option question.")],
+    gt: Annotated[str, typer.Argument(help="The ground-truth answer.")],
+    pred: Annotated[str, typer.Argument(help="The model's answer.")],
+    option_a: Annotated[Optional[str], typer.Option(help="Explicit option A.")] = None,  # noqa: UP045
+    option_b: Annotated[Optional[str], typer.Option(help="Explicit option B.")] = None,  # noqa: UP045
+    lexicon: Lexicons = None,
+    json: Annotated[bool, typer.Option("--json", help="Print the Grade as JSON.")] = False,
+) -> None:
+    """Show how one answer is graded: options, labels, mentions, negations, cues, score."""
+    grader = _grader(lexicon)
+    options = (option_a, option_b) if option_a and option_b else None
+    g = grader.grade(question, gt, pred, options=options)
+    if json:
+        typer.echo(g.model_dump_json(indent=2))
+    else:
+        typer.echo(render_grade(question, gt, pred, g))
+
+
+@app.command()
+def bench(
+    file: Annotated[Path, typer.Argument(help="Labelled JSONL (shared/data/labeled format).")],
+    show: Annotated[bool, typer.Option(help="List every wrong and missed row.")] = False,
+    lexicon: Lexicons = None,
+) -> None:
+    """Accuracy, coverage and speed of the rules on a labelled file."""
+    from .bench import read_labelled, run_bench
+
+    try:
+        rows = read_labelled(str(file))
+    except OSError as exc:
+        raise _fail(f"cannot read {file}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise _fail(f"{file}: not JSON lines ({exc})") from None
+    result = run_bench(rows, _grader(lexicon))
+    if show:
+        for d in result.details:
+            typer.echo(f"{d.kind.upper()} {d.id}: {d.question!r} gt={d.gt!r} pred={d.pred!r}")
+            typer.echo(f"    want gt={d.expect_gt} pred in {d.accept_pred}; got {d.got}")
+    typer.echo(result.render())
+
+
+def main() -> None:
+    """Entry point of the `vqagrade` script."""
+    try:
+        app()
+    except KeyboardInterrupt:  # pragma: no cover
+        sys.exit(130)

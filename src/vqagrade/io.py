@@ -1,0 +1,439 @@
+"""Streaming row readers and writers: JSON lines and CSV, each optionally gzipped.
+
+Reading never stops at a bad record: a line that is not JSON, not a JSON object, not UTF-8,
+or a CSV row of the wrong width comes out as an :class:`InputRow` with ``data=None``, an
+``error`` and the ``raw`` text, so the grader can emit one ``error`` row for it. Only problems
+with the input as a whole (missing file, unknown format, corrupt gzip stream, a pretty-printed
+JSON document where JSON lines were expected) raise :class:`InputError`. Writers raise
+:class:`OutputError`. ``"-"`` means stdin or stdout; neither is ever closed.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import math
+import os
+import re
+import sys
+import zlib
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import IO, Any, Protocol, cast
+
+import orjson
+
+from .errors import InputError, OutputError
+
+__all__ = ["FORMATS", "InputRow", "RowWriter", "detect_format", "open_writer", "read_rows"]
+
+FORMATS = ("jsonl", "csv")
+_EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
+_BUFFER = 1 << 20
+_BOM = b"\xef\xbb\xbf"
+_SURROGATE = re.compile("[\udc80-\udcff]")
+_DUMPS_OPTION = orjson.OPT_APPEND_NEWLINE
+_STREAM_ERRORS = (OSError, EOFError, zlib.error)
+
+
+def _raise_csv_field_limit() -> None:
+    # The stdlib default (128 KiB) would turn every long chain-of-thought answer into an error.
+    limit = sys.maxsize
+    while True:
+        try:
+            csv.field_size_limit(limit)
+            return
+        except OverflowError:  # a C long is 32 bits on Windows
+            limit //= 2
+
+
+_raise_csv_field_limit()
+
+
+@dataclass(frozen=True, slots=True)
+class InputRow:
+    """One input record: the parsed row, or why it could not be read.
+
+    ``line`` is 1-based. JSON lines: the physical line number (blank lines are skipped but
+    counted, so it matches an editor). CSV: the data record number, header excluded.
+    """
+
+    line: int
+    data: dict[str, Any] | None
+    error: str | None = None
+    raw: str | None = None
+
+
+class RowWriter(Protocol):
+    """A sink for output rows; also a context manager that closes itself."""
+
+    def write(self, row: dict[str, Any]) -> None: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> RowWriter: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+
+def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
+    """Return ``"jsonl"`` or ``"csv"`` for a path, from ``fmt`` if given, else its extension.
+
+    Args:
+        path: a file name; ``.jsonl``, ``.ndjson``, ``.json`` (read as JSON lines) or ``.csv``,
+            each optionally followed by ``.gz``. ``"-"`` (stdin/stdout) is JSON lines.
+        fmt: an explicit format, which wins over the extension.
+
+    Raises:
+        InputError: the format is unknown.
+    """
+    if fmt is not None:
+        fmt = fmt.lower()
+        if fmt in ("json", "ndjson"):
+            return "jsonl"
+        if fmt not in FORMATS:
+            raise InputError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        return fmt
+    name = os.fspath(path)
+    if name == "-":
+        return "jsonl"
+    lowered = name.lower().removesuffix(".gz")
+    ext = os.path.splitext(lowered)[1]
+    if ext in _EXTENSIONS:
+        return _EXTENSIONS[ext]
+    raise InputError(
+        f"cannot tell the format of {name!r} from its extension: "
+        "use .jsonl, .ndjson, .json or .csv (optionally .gz), or give the format explicitly"
+    )
+
+
+def read_rows(
+    path: str | os.PathLike[str], fmt: str | None = None
+) -> Generator[InputRow, None, None]:
+    """Stream the records of a JSON lines or CSV file, one :class:`InputRow` each, in order.
+
+    The file is opened before this returns, so a missing file raises here, not on iteration;
+    ``close()`` the generator to release the file early.
+
+    Args:
+        path: the input file, or ``"-"`` for stdin (read as bytes).
+        fmt: ``"jsonl"`` or ``"csv"``; default from the extension (see :func:`detect_format`).
+
+    Raises:
+        InputError: the file cannot be opened or its format is unknown; also raised during
+            iteration when the stream itself breaks (truncated gzip, read error) or a JSON lines
+            input turns out to be a pretty-printed JSON document.
+    """
+    kind = detect_format(path, fmt)
+    name = os.fspath(path)
+    stream = _open_input(name)
+    rows = _iter_jsonl(stream, name) if kind == "jsonl" else _iter_csv(stream)
+    return _guarded(rows, stream, name)
+
+
+def open_writer(
+    path: str | os.PathLike[str],
+    fmt: str | None = None,
+    fieldnames_hint: Sequence[str] | None = None,
+) -> RowWriter:
+    """Open a row writer for a JSON lines or CSV file (``.gz`` compresses).
+
+    CSV columns are fixed when the first row arrives: that row's keys in order, then the keys
+    of ``fieldnames_hint`` it lacks. Later rows fill missing columns with empty cells and their
+    keys outside the header are dropped. Cells: ``None`` is empty, booleans are ``true``/
+    ``false``, lists and dicts are JSON. JSON lines keep every key of every row.
+
+    Args:
+        path: the output file, or ``"-"`` for stdout.
+        fmt: ``"jsonl"`` or ``"csv"``; default from the extension.
+        fieldnames_hint: CSV columns to include even if the first row lacks them (and the
+            header to write when no row arrives at all).
+
+    Raises:
+        OutputError: the path cannot be created or written, or its format is unknown.
+    """
+    try:
+        kind = detect_format(path, fmt)
+    except InputError as exc:
+        raise OutputError(str(exc)) from None
+    name = os.fspath(path)
+    stream, owned = _open_output(name)
+    if kind == "jsonl":
+        return _JsonlWriter(stream, owned, name)
+    return _CsvWriter(stream, owned, name, fieldnames_hint)
+
+
+def _open_input(name: str) -> IO[bytes]:
+    if name == "-":
+        return sys.stdin.buffer
+    try:
+        if name.lower().endswith(".gz"):
+            return io.BufferedReader(cast(io.RawIOBase, gzip.open(name, "rb")), _BUFFER)
+        return open(name, "rb", buffering=_BUFFER)
+    except OSError as exc:
+        raise InputError(f"cannot read {name!r}: {exc.strerror or exc}") from None
+
+
+def _open_output(name: str) -> tuple[IO[bytes], bool]:
+    if name == "-":
+        return sys.stdout.buffer, False
+    try:
+        if name.lower().endswith(".gz"):
+            gz = gzip.open(name, "wb", compresslevel=6)
+            return io.BufferedWriter(cast(io.RawIOBase, gz), _BUFFER), True
+        return open(name, "wb", buffering=_BUFFER), True
+    except OSError as exc:
+        raise OutputError(f"cannot write {name!r}: {exc.strerror or exc}") from None
+
+
+def _guarded(
+    rows: Iterator[InputRow], stream: IO[bytes], name: str
+) -> Generator[InputRow, None, None]:
+    """Turn a broken stream into InputError and close the file (never stdin) at the end."""
+    try:
+        yield from rows
+    except _STREAM_ERRORS as exc:
+        raise InputError(f"cannot read {name!r}: {exc}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def _text(raw: bytes) -> str:
+    return raw.rstrip(b"\r\n").decode("utf-8", errors="replace")
+
+
+def _iter_jsonl(stream: IO[bytes], name: str) -> Iterator[InputRow]:
+    # Hot path: one orjson call and one type check per line; everything unusual
+    # (blank line, BOM, bad JSON, bad UTF-8) is sorted out in _odd_line.
+    loads = orjson.loads
+    decode_error = orjson.JSONDecodeError
+    n = 0
+    blanks = 0
+    for raw in stream:
+        n += 1
+        try:
+            obj = loads(raw)
+        except decode_error as exc:
+            row = _odd_line(raw, n, n == blanks + 1, exc, name)
+            if row is None:
+                blanks += 1
+            else:
+                yield row
+            continue
+        if type(obj) is dict:
+            yield InputRow(n, obj)
+        else:
+            yield _not_object(obj, raw, n)
+
+
+def _not_object(obj: object, raw: bytes, n: int) -> InputRow:
+    kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    what = kind.get(type(obj), "a number")
+    return InputRow(n, None, f"not a JSON object (got {what})", _text(raw))
+
+
+def _odd_line(
+    raw: bytes, n: int, first: bool, exc: orjson.JSONDecodeError, name: str
+) -> InputRow | None:
+    """Explain a line orjson rejected; None for a blank line."""
+    if n == 1 and raw.startswith(_BOM):
+        raw = raw[len(_BOM) :]
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError as retry:
+            exc = retry
+        else:
+            return InputRow(n, obj) if type(obj) is dict else _not_object(obj, raw, n)
+    stripped = raw.strip()
+    if not stripped:
+        return None
+    if first and stripped in (b"[", b"{"):
+        raise InputError(
+            f"{name!r} looks like a pretty-printed JSON document, not JSON lines "
+            "(one object per line); convert it, e.g. with jq -c '.[]'"
+        )
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        msg = f"invalid UTF-8 (byte 0x{raw[bad.start]:02x} at column {bad.start + 1})"
+        return InputRow(n, None, msg, _text(raw))
+    return InputRow(n, None, f"invalid JSON: {exc.msg} (column {exc.colno})", _text(raw))
+
+
+def _iter_csv(stream: IO[bytes]) -> Iterator[InputRow]:
+    # surrogateescape keeps undecodable bytes as lone surrogates, found per row below.
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline="")
+    try:
+        reader = csv.reader(text)
+        header = _csv_header(reader)
+        if header is None:
+            return
+        width = len(header)
+        n = 0
+        while True:
+            try:
+                fields = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                n += 1
+                yield InputRow(n, None, f"unreadable CSV row: {exc}")
+                continue
+            n += 1
+            if not fields:  # a blank line, skipped as csv.DictReader does
+                continue
+            if len(fields) != width:
+                msg = f"CSV row has {_fields(len(fields))}, header has {_fields(width)}"
+                yield InputRow(n, None, msg, _csv_line(fields))
+            elif _SURROGATE.search("".join(fields)):
+                bad = next(h for h, f in zip(header, fields, strict=True) if _SURROGATE.search(f))
+                yield InputRow(n, None, f"invalid UTF-8 in column {bad!r}", _csv_line(fields))
+            else:
+                yield InputRow(n, dict(zip(header, fields, strict=True)))
+    finally:
+        if stream is sys.stdin.buffer:
+            text.detach()
+        else:
+            text.close()
+
+
+def _fields(count: int) -> str:
+    return f"{count} field" if count == 1 else f"{count} fields"
+
+
+def _csv_header(reader: Iterator[list[str]]) -> list[str] | None:
+    for header in reader:
+        if not header:
+            continue
+        if _SURROGATE.search("".join(header)):
+            raise InputError("the CSV header is not valid UTF-8")
+        seen = set()
+        for column in header:
+            if column in seen:
+                raise InputError(f"the CSV header repeats column {column!r}")
+            seen.add(column)
+        return header
+    return None
+
+
+def _csv_line(fields: list[str]) -> str:
+    """Re-join a CSV row as text, undecodable bytes shown as U+FFFD."""
+    buf = io.StringIO()
+    csv.writer(buf).writerow(fields)
+    line = buf.getvalue().rstrip("\r\n")
+    return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+class _Writer:
+    """Shared plumbing: OSError becomes OutputError, close is idempotent, context manager."""
+
+    def __init__(self, stream: IO[bytes], owned: bool, name: str) -> None:
+        self._stream = stream
+        self._owned = owned
+        self._name = name
+        self._closed = False
+
+    def _fail(self, exc: OSError) -> OutputError:
+        return OutputError(f"cannot write {self._name!r}: {exc.strerror or exc}")
+
+    def _finish(self) -> None:
+        """Flush any text layer; subclasses override."""
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._finish()
+            if self._owned:
+                self._stream.close()
+            else:
+                self._stream.flush()
+        except OSError as exc:
+            raise self._fail(exc) from None
+
+    def __enter__(self) -> RowWriter:
+        return cast(RowWriter, self)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class _JsonlWriter(_Writer):
+    def write(self, row: dict[str, Any]) -> None:
+        try:
+            data = orjson.dumps(row, default=str, option=_DUMPS_OPTION)
+        except TypeError:  # non-str keys, lone surrogates, ints beyond 64 bits
+            data = (json.dumps(_plain(row), ensure_ascii=True) + "\n").encode("ascii")
+        try:
+            self._stream.write(data)
+        except OSError as exc:
+            raise self._fail(exc) from None
+
+
+def _plain(value: Any) -> Any:
+    """A copy stdlib json can always encode as valid JSON (the rare slow path)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if value is None or isinstance(value, (str, int)):
+        return value
+    return str(value)
+
+
+class _CsvWriter(_Writer):
+    def __init__(
+        self, stream: IO[bytes], owned: bool, name: str, hint: Sequence[str] | None
+    ) -> None:
+        super().__init__(stream, owned, name)
+        self._text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="")
+        self._csv = csv.writer(self._text)
+        self._hint = list(hint or ())
+        self._fields: list[str] | None = None
+
+    def write(self, row: dict[str, Any]) -> None:
+        try:
+            if self._fields is None:
+                self._fields = list(row) + [k for k in self._hint if k not in row]
+                self._csv.writerow(self._fields)
+            self._csv.writerow([_cell(row.get(k)) for k in self._fields])
+        except OSError as exc:
+            raise self._fail(exc) from None
+
+    def _finish(self) -> None:
+        if self._fields is None and self._hint:
+            self._csv.writerow(self._hint)
+        self._text.flush()
+        self._text.detach()  # the byte stream is closed (or left open) by _Writer.close
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    try:
+        return orjson.dumps(value, default=str).decode()
+    except TypeError:
+        return json.dumps(_plain(value), ensure_ascii=True)

@@ -1,0 +1,172 @@
+"""One call to an OpenAI-compatible chat endpoint, with every fault turned into a name.
+
+The openai package is imported here, lazily, so that grading without a judge never loads it.
+Its own retries are off (``max_retries=0``): retries are ours, so they can be counted, logged
+and bounded. Fault names, recorded as a verdict's ``error``:
+
+===========================  ===========================================  =========
+name                         cause                                        retried
+===========================  ===========================================  =========
+``judge_timeout``            no reply within the timeout                  yes
+``judge_connection``         connection refused, reset or dropped         yes
+``judge_http_<status>``      HTTP error status (429, 500, 401, ...)       408, 409,
+                                                                          429, 5xx
+``judge_invalid_response``   a body that is not a chat completion         yes
+``judge_truncated``          ``finish_reason == "length"``                yes (*)
+``judge_unparseable``        no score the prompt offers in the reply      yes (*)
+===========================  ===========================================  =========
+
+(*) at most ``reply_retries`` times, counted within ``max_retries``.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import os
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from ..errors import JudgeError
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+# Local servers (vLLM, llama.cpp, Ollama) ignore the key, but the client insists on one.
+NO_KEY_PLACEHOLDER = "not-needed"
+_RETRY_STATUS = {408, 409, 429}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one HTTP attempt produced: a reply, or a named fault."""
+
+    content: str | None = None
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    error: str | None = None
+    retryable: bool = False
+    retry_after: float | None = None
+
+
+class Secret:
+    """A string that keeps itself out of reprs, logs and tracebacks that show locals."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    __str__ = __repr__
+
+
+def resolve_api_key(env_name: str, base_url: str | None) -> Secret:
+    """The API key from the environment, or a placeholder for a local endpoint.
+
+    Raises:
+        JudgeError: no key is set and no base_url points at a server that may need none.
+    """
+    key = os.environ.get(env_name, "").strip()
+    if key:
+        return Secret(key)
+    if base_url:
+        return Secret(NO_KEY_PLACEHOLDER)
+    raise JudgeError(
+        f"the LLM judge needs an API key: set the {env_name} environment variable, "
+        "or give a base_url for a local server that needs none"
+    )
+
+
+def make_client(api_key: Secret, base_url: str | None, timeout: float) -> AsyncOpenAI:
+    """An AsyncOpenAI client that never retries by itself."""
+    import openai
+
+    return openai.AsyncOpenAI(
+        api_key=api_key.reveal(), base_url=base_url, timeout=timeout, max_retries=0
+    )
+
+
+async def call(
+    client: AsyncOpenAI, model: str, messages: list[dict[str, str]], params: Mapping[str, Any]
+) -> Outcome:
+    """Send one chat completion request; faults come back as an ``Outcome``, never raised."""
+    import openai
+
+    try:
+        completion = await client.chat.completions.create(
+            model=model, messages=cast(Any, messages), **params
+        )
+    except openai.APITimeoutError:  # before APIConnectionError: it is a subclass
+        return Outcome(error="judge_timeout", retryable=True)
+    except openai.APIConnectionError:
+        return Outcome(error="judge_connection", retryable=True)
+    except openai.APIStatusError as exc:
+        status = exc.status_code
+        return Outcome(
+            error=f"judge_http_{status}",
+            retryable=status in _RETRY_STATUS or status >= 500,
+            retry_after=retry_after(exc.response.headers),
+        )
+    except (openai.APIResponseValidationError, ValueError):
+        # A 200 whose body is not JSON (json raises ValueError) or not a completion.
+        return Outcome(error="judge_invalid_response", retryable=True)
+    choices = getattr(completion, "choices", None)
+    if not choices:
+        return Outcome(error="judge_invalid_response", retryable=True)
+    choice = choices[0]
+    message = getattr(choice, "message", None)
+    content = getattr(message, "content", None)
+    usage = getattr(completion, "usage", None)
+    return Outcome(
+        content=content if isinstance(content, str) else None,
+        finish_reason=getattr(choice, "finish_reason", None),
+        prompt_tokens=_int_or_none(getattr(usage, "prompt_tokens", None)),
+        completion_tokens=_int_or_none(getattr(usage, "completion_tokens", None)),
+    )
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait as the server asks (``retry-after-ms``, ``Retry-After``), if it does."""
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)  # the HTTP-date form
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def backoff_delay(retry: int, base: float, cap: float, server_asks: float | None) -> float:
+    """Seconds before retry number ``retry`` (0-based): the server's wish, else backoff.
+
+    Exponential backoff with "equal jitter" (half fixed, half random) so that many workers
+    hit by the same 429 do not come back in lockstep.
+    """
+    if server_asks is not None:
+        return min(server_asks, cap)
+    step = min(cap, base * 2.0**retry)
+    return step / 2 + random.uniform(0, step / 2)
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) else None

@@ -1,0 +1,133 @@
+"""The user's judge prompts: where they live, and how a row is put into each.
+
+The prompt files are the user's seeds, verbatim; they are never edited, only filled in:
+
+* ``gpt`` (``000_*.txt``): one user message, the prompt followed by the row as JSON.
+* ``mistral`` (``001_*.txt``): the text between ``[INST]`` and ``[/INST]`` is the user message
+  (the ``<s>[INST]`` markers are the model's own chat template, which the server applies),
+  followed by the row as JSON.
+* ``equivalence`` (``002_*.txt``): a ``system:`` and a ``user:`` part; the placeholders
+  ``{{ item.input }}``, ``{{ item.reference }}``, ``{{ item.output_text }}`` take the
+  question, gt and pred.
+
+Untrusted text is only ever inserted as data: JSON-encoded for the two-option prompts, and for
+Equivalence in one pass over the template, so a placeholder inside a prediction stays literal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from enum import Enum
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import JudgeError
+
+if TYPE_CHECKING:
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
+
+Messages = list[dict[str, str]]
+
+
+class PromptName(str, Enum):
+    """The judge prompts vqagrade ships (the user's seeds)."""
+
+    GPT = "gpt"
+    """Two-option judge, GPT style (000): replies ``{ score: 0 | 0.5 | 1 }``."""
+    MISTRAL = "mistral"
+    """Two-option judge, Mistral style (001): replies ``{ mistralscore: 0 | 0.5 | 1 }``."""
+    EQUIVALENCE = "equivalence"
+    """The 0-5 Equivalence judge (002): replies one integer."""
+
+
+_FILE_PREFIX = {PromptName.GPT: "000_", PromptName.MISTRAL: "001_", PromptName.EQUIVALENCE: "002_"}
+_STARS = frozenset({0.0, 0.5, 1.0})
+_EQUIVALENCE = frozenset(float(i) for i in range(6))
+_PLACEHOLDER = re.compile(r"\{\{\s*item\.(input|reference|output_text)\s*\}\}")
+_INST = re.compile(r"\[INST\](.*?)\[/INST\]", re.S)
+_ROLES = re.compile(r"^(system|user):[ \t]*\n", re.M)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A judge prompt as shipped, and the scores its reply may carry."""
+
+    name: str
+    source: str
+    text: str
+    allowed: frozenset[float]
+
+    def render(self, question: str, gt: str, pred: str) -> Messages:
+        """The chat messages that ask the judge about one row."""
+        if self.name == PromptName.EQUIVALENCE:
+            return _render_equivalence(self.text, question, gt, pred)
+        row = json.dumps({"question": question, "gt": gt, "pred": pred}, ensure_ascii=False)
+        if self.name == PromptName.MISTRAL:
+            m = _INST.search(self.text)
+            instructions = (m.group(1) if m else self.text).strip()
+            return [{"role": "user", "content": f"{instructions}\n{row}"}]
+        # The GPT prompt ends with "Input:"; the row goes on the next line.
+        return [{"role": "user", "content": f"{self.text.rstrip()}\n{row}"}]
+
+
+def _render_equivalence(text: str, question: str, gt: str, pred: str) -> Messages:
+    values = {"input": question, "reference": gt, "output_text": pred}
+    # Split the template into roles before filling it, so inserted text cannot open a role;
+    # one re.sub pass per part, so inserted text is never scanned again for placeholders.
+    parts = _ROLES.split(text)
+    # split() yields ["", role, body, role, body, ...] when the file starts with "system:".
+    pairs = list(zip(parts[1::2], parts[2::2], strict=True)) or [("user", text)]
+    return [
+        {"role": role, "content": _PLACEHOLDER.sub(lambda m: values[m.group(1)], body).strip()}
+        for role, body in pairs
+    ]
+
+
+def _packaged_dir() -> Traversable:
+    # Where hatch's force-include puts the top-level prompts/ folder inside the wheel.
+    return resources.files("vqagrade") / "_data" / "prompts"
+
+
+def prompts_dir() -> Traversable:
+    """The folder of shipped prompts: package data when installed, the repo folder in dev."""
+    packaged = _packaged_dir()
+    if packaged.is_dir():
+        return packaged
+    # Editable/dev install: src/vqagrade/../../prompts is the repository's top-level folder.
+    return Path(__file__).resolve().parents[3] / "prompts"
+
+
+def load_prompt(name: str) -> Prompt:
+    """Load a shipped prompt by name (gpt, mistral, equivalence).
+
+    Args:
+        name: one of the ``PromptName`` values.
+
+    Raises:
+        JudgeError: the name is unknown or its file is missing.
+    """
+    try:
+        key = PromptName(name)
+    except ValueError:
+        choices = ", ".join(p.value for p in PromptName)
+        raise JudgeError(f"unknown judge prompt {name!r}; choose one of: {choices}") from None
+    folder = prompts_dir()
+    if not folder.is_dir():
+        raise JudgeError("the judge prompts folder is missing from this installation")
+    found = sorted(
+        f.name
+        for f in folder.iterdir()
+        if f.name.startswith(_FILE_PREFIX[key]) and f.name.endswith(".txt")
+    )
+    if not found:
+        raise JudgeError(f"judge prompt {key.value!r} ({_FILE_PREFIX[key]}*.txt) not found")
+    text = folder.joinpath(found[0]).read_text(encoding="utf-8")
+    allowed = _EQUIVALENCE if key is PromptName.EQUIVALENCE else _STARS
+    return Prompt(name=key.value, source=found[0], text=text, allowed=allowed)

@@ -1,0 +1,48 @@
+"""Golden cases in tests/cases/*.jsonl: each row is one test with a readable id."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vqagrade import Grader, Label, score
+
+CASES = Path(__file__).parent / "cases"
+LABELS = {"A", "B", "both", "none", "abstain", "n/a"}
+
+
+def _load() -> list[Any]:
+    params = []
+    for path in sorted(CASES.glob("*.jsonl")):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if line.strip():
+                case = json.loads(line)
+                params.append(pytest.param(case, id=case.get("id", f"{path.stem}-{n}")))
+    return params
+
+
+GRADER = Grader()
+
+
+def test_there_are_enough_cases() -> None:
+    assert len(_load()) >= 400
+
+
+@pytest.mark.parametrize("case", _load())
+def test_case(case: dict[str, Any]) -> None:
+    assert case["gt_label"] in LABELS and set(case["pred_label"]) <= LABELS
+    options = tuple(case["options"]) if case.get("options") else None
+    g = GRADER.grade(case["question"], case["gt"], case["pred"], options=options)
+    if case["gt_label"] == "n/a":
+        assert g.method.value == "unresolved", g.reason
+        return
+    got_gt = g.gt_label.value if g.gt_label else "abstain"
+    assert got_gt == case["gt_label"], g.reason
+    if g.gt is None:
+        return
+    got_pred = g.pred_label.value if g.pred_label else "abstain"
+    assert got_pred in case["pred_label"], g.reason
+    if g.method.value == "rule":
+        assert g.gt_label is not None and g.pred_label is not None
+        assert g.score == score(Label(g.gt_label), Label(g.pred_label))
