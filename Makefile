@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SHARED ?= ../shared/data/labeled/real_dev.jsonl
 
-.PHONY: venv install dev demo test lint typecheck pytest bench-real bench-speed clean
+.PHONY: venv install dev demo judge-demo test lint typecheck pytest bench-real bench-speed clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -23,6 +23,15 @@ dev: $(VENV)/.dev-installed
 
 demo: install
 	$(BIN)/vqagrade score examples/sample.jsonl
+
+# The judge fallback end to end, without an account: a local scripted OpenAI-compatible
+# server answers the rows the rules cannot settle.
+judge-demo: install
+	@$(BIN)/python tests/judge/openai_server.py --port 8765 --mode demo & pid=$$!; \
+	trap 'kill $$pid' EXIT; \
+	$(BIN)/python tests/judge/openai_server.py --port 8765 --wait-ready && \
+	OPENAI_API_KEY= $(BIN)/vqagrade score examples/sample.jsonl --judge-model demo \
+	  --judge-base-url http://127.0.0.1:8765/v1 --cache "$$(mktemp -d)/judge.sqlite3"
 
 lint: dev
 	$(BIN)/ruff check src tests benchmarks

@@ -6,6 +6,7 @@ Heavy modules are imported inside the commands so that `vqagrade --help` starts 
 from __future__ import annotations
 
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -27,6 +28,13 @@ Lexicons = Annotated[
     Optional[list[Path]],  # noqa: UP045 - typer needs Optional on 3.10
     typer.Option("--lexicon", help="Extra lexicon TOML file (repeatable); extends the shipped."),
 ]
+
+
+class PromptChoice(str, Enum):
+    """The judge prompts for two-option grading (the user's seeds 000 and 001)."""
+
+    gpt = "gpt"
+    mistral = "mistral"
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -65,6 +73,54 @@ def score(
     ] = None,
     strict: Annotated[bool, typer.Option(help="Exit 1 if any row is an error row.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
+    judge_model: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            help="LLM judge model for rows the rules cannot settle.", rich_help_panel="Judge"
+        ),
+    ] = None,
+    judge_base_url: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            help="OpenAI-compatible endpoint (vLLM, Ollama, Azure...).", rich_help_panel="Judge"
+        ),
+    ] = None,
+    judge_prompt: Annotated[
+        PromptChoice, typer.Option(help="Which seed prompt to use.", rich_help_panel="Judge")
+    ] = PromptChoice.gpt,
+    judge_api_key_env: Annotated[
+        str, typer.Option(help="Environment variable holding the API key.", rich_help_panel="Judge")
+    ] = "OPENAI_API_KEY",
+    judge_concurrency: Annotated[
+        int, typer.Option(min=1, help="Requests in flight at once.", rich_help_panel="Judge")
+    ] = 8,
+    judge_timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds per request.", rich_help_panel="Judge")
+    ] = 60.0,
+    judge_max_retries: Annotated[
+        int, typer.Option(min=0, help="Retries on 429/5xx/timeouts.", rich_help_panel="Judge")
+    ] = 4,
+    cache: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="SQLite judge cache (default: user cache dir).", rich_help_panel="Judge"),
+    ] = None,
+    no_cache: Annotated[
+        bool,
+        typer.Option("--no-cache", help="Do not read or write the cache.", rich_help_panel="Judge"),
+    ] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            help="Count rows and prompt tokens the judge would get; call nothing.",
+            rich_help_panel="Judge",
+        ),
+    ] = False,
+    judge_all: Annotated[
+        bool,
+        typer.Option(
+            help="Send every row to the judge, not only unsettled ones.", rich_help_panel="Judge"
+        ),
+    ] = False,
 ) -> None:
     """Grade every row of IN; write each row plus score, method, labels, options, reason."""
     from .errors import VqagradeError
@@ -80,21 +136,110 @@ def score(
         option_a=option_a_field,
         option_b=option_b_field,
     )
-    grader = _grader(lexicon, fields=fields)
+    judge = None
+    if judge_model:
+        judge = _judge(
+            judge_model,
+            judge_base_url,
+            judge_prompt.value,
+            judge_api_key_env,
+            judge_concurrency,
+            judge_timeout,
+            judge_max_retries,
+            cache,
+            no_cache,
+            dry_run,
+        )
+    elif dry_run or judge_all:
+        raise _fail("--dry-run and --judge-all need --judge-model")
+    fallback = None
+    if judge is not None and not dry_run:
+        from .fallback import JudgeFallback
+
+        fallback = JudgeFallback(judge)
+    grader = _grader(lexicon, fields=fields, judge=fallback, judge_all=judge_all)
     summary = Summary()
+    pending: list[tuple[str, str, str]] = []
     try:
         rows = read_rows(input, in_format)
         with open_writer(output, out_format) as writer:
             for out in grader.grade_rows(rows):
                 writer.write(out)
                 summary.add(out)
+                if (
+                    dry_run
+                    and out.get("method") != "error"
+                    and (judge_all or out.get("method") == "unresolved")
+                ):
+                    pending.append(_triple(out, fields))
     except VqagradeError as exc:
         raise _fail(str(exc)) from None
+    finally:
+        if judge is not None:
+            judge.close()
     summary.finish()
     if not quiet:
         typer.echo(summary.render(), err=True)
+        if judge is not None and not dry_run:
+            st = judge.stats
+            typer.echo(
+                f"judge: {st.calls} calls, {st.cache_hits} cache hits, {st.retries} retries, "
+                f"{st.prompt_tokens} prompt + {st.completion_tokens} completion tokens, "
+                f"errors {dict(st.errors) or 0}",
+                err=True,
+            )
+    if dry_run and judge is not None:
+        from .judge import JudgeRequest
+
+        plan = judge.plan([JudgeRequest(question=q, gt=g, pred=p) for q, g, p in pending])
+        typer.echo(
+            f"dry run: {plan.rows} rows would go to the judge: {plan.cached} cached, "
+            f"{plan.to_send} to send, ~{plan.prompt_tokens} prompt tokens "
+            f"(+ up to {plan.max_completion_tokens} completion tokens each)",
+            err=True,
+        )
     if strict and summary.methods.get("error", 0):
         raise _fail(f"{summary.methods['error']} error rows (--strict)", 1)
+
+
+def _triple(row: dict[str, Any], fields: Any) -> tuple[str, str, str]:
+    return (str(row.get(fields.question)), str(row.get(fields.gt)), str(row.get(fields.pred)))
+
+
+def _judge(
+    model: str,
+    base_url: str | None,
+    prompt: str,
+    api_key_env: str,
+    concurrency: int,
+    timeout: float,
+    max_retries: int,
+    cache: Path | None,
+    no_cache: bool,
+    dry_run: bool,
+) -> Any:
+    from .errors import VqagradeError
+    from .judge import Judge, JudgeConfig
+
+    if dry_run and base_url is None:
+        # A dry run sends nothing, so it needs no key; the cache is still consulted.
+        base_url = "http://dry-run.invalid/v1"
+    try:
+        return Judge(
+            JudgeConfig(
+                model=model,
+                base_url=base_url,
+                prompt=prompt,
+                api_key_env=api_key_env,
+                concurrency=concurrency,
+                timeout=timeout,
+                max_retries=max_retries,
+                cache_path=cache,
+                use_cache=not no_cache,
+            )
+        )
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
 
 
 def _trace_lines(name: str, text: str, t: AnswerTrace | None) -> list[str]:
@@ -166,6 +311,34 @@ def bench(
             typer.echo(f"{d.kind.upper()} {d.id}: {d.question!r} gt={d.gt!r} pred={d.pred!r}")
             typer.echo(f"    want gt={d.expect_gt} pred in {d.accept_pred}; got {d.got}")
     typer.echo(result.render())
+
+
+@cache_app.command("stats")
+def cache_stats_cmd(
+    path: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--cache", help="Cache file (default: user cache dir)."),
+    ] = None,
+) -> None:
+    """Entries, size, models and token totals of the judge cache."""
+    import json as _json
+
+    from .judge import cache_stats
+
+    typer.echo(_json.dumps(cache_stats(path), indent=2, default=str))
+
+
+@cache_app.command("clear")
+def cache_clear_cmd(
+    path: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--cache", help="Cache file (default: user cache dir)."),
+    ] = None,
+) -> None:
+    """Delete every cached judge reply."""
+    from .judge import cache_clear
+
+    typer.echo(f"removed {cache_clear(path)} entries")
 
 
 def main() -> None:

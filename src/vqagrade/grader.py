@@ -293,7 +293,11 @@ class Grader:
         if todo:
             results = self.judge.judge_rows([t for _, t in todo])
             for (i, _), fields in zip(todo, results, strict=True):
-                pending[i][0].update(fields)
+                row = pending[i][0]
+                rules = row.get("reason")
+                row.update(fields)
+                if rules and fields.get("method") == "llm":
+                    row["reason"] = f"{fields['reason']}; rules: {rules}"
         for out_row, _, _ in pending:
             yield out_row
 

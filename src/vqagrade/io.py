@@ -103,7 +103,7 @@ def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
             raise InputError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
         return fmt
     name = os.fspath(path)
-    if name == "-":
+    if name in ("-", os.devnull):
         return "jsonl"
     lowered = name.lower().removesuffix(".gz")
     ext = os.path.splitext(lowered)[1]
