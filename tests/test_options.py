@@ -7,7 +7,7 @@ from vqagrade.options import NotTwoOption, Options, build_options, extract_optio
 
 TWO = [
     ("Is the lesion in the left or right kidney?", ("left kidney", "right kidney")),
-    ("Is this an MRI or a CT scan?", ("MRI scan", "CT scan")),
+    ("Is this an MRI or a CT scan?", ("MRI", "CT scan")),
     ("Which is bigger in this image,liver or stomach?", ("liver", "stomach")),
     ("Which is smaller in this image, liver or right kidney?", ("liver", "right kidney")),
     ("Is this a T1 weighted or T2 weighted MRI image?", ("T1 weighted MRI image", "T2 weighted MRI image")),

@@ -53,7 +53,7 @@ class Hit:
     negation: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Verdict:
     """The label of one answer and why (internal form of `AnswerTrace`)."""
 
@@ -173,13 +173,15 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
         cut = Verdict(None, "truncated", "the answer stops on an unfinished alternative", f)
         return Reading(f, cut)
     breaks = tuple(m.start() for m in _CLAUSE_BREAK.finditer(f))
-    vocab, known = _vocabulary(), lex.known_words
     # Words that fuzzy matching may consider: long, alphabetic, not known English.
-    oov = tuple(
-        i
-        for i, w in enumerate(words)
-        if len(w) >= _FUZZY_MIN_LEN and w not in vocab and w not in known and w.isalpha()
-    )
+    unknown = set(words).difference(_vocabulary(), lex.known_words)
+    oov: tuple[int, ...] = ()
+    if unknown:
+        oov = tuple(
+            i
+            for i, w in enumerate(words)
+            if w in unknown and len(w) >= _FUZZY_MIN_LEN and w.isalpha()
+        )
     both = tuple(lex.both.find(words))
     none = tuple(lex.none.find(words)) + tuple(_negated_either(words, lex))
     early = None
@@ -190,7 +192,9 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
 
 def _negated_either(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int, int]]:
     """Positions of "either" inside a negation ("not in either kidney" means neither)."""
-    out = []
+    out: list[tuple[int, int]] = []
+    if "either" not in words:
+        return out
     for i, w in enumerate(words):
         if w == "either" and any(x in _NEGATORS for x in words[max(0, i - _NEG_WINDOW) : i]):
             out.append((i, i + 1))
@@ -280,9 +284,15 @@ def _negate(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hi
             i -= 1
         if cue is None:
             hi = _clause_end(r, h.end)
+            if (
+                hi < len(r.focus) and r.focus[hi] == ":"
+            ):  # report style: "Left kidney lesion: absent."
+                hi = _clause_end(r, hi + 1)
             j = h.last + 1
             while j < len(words) and j - h.last <= _POST_WINDOW and ends[j] <= hi:
                 p = lex.neg_after.match_at(words, j)
+                if p is None and opts.abnormal_question:
+                    p = lex.neg_after_state.match_at(words, j)
                 if p is not None:
                     cue = " ".join(p)
                     break

@@ -47,6 +47,11 @@ def _patterns(lex: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str], re.Patter
     return role, final, conclusion
 
 
+@lru_cache(maxsize=8)
+def _conclusion_words(lex: Lexicon) -> tuple[str, ...]:
+    return tuple({m.split()[0].rstrip(",").lower() for m in lex.conclusion_markers})
+
+
 def find_focus(text: str, lex: Lexicon) -> Focus:
     """The part of `text` that carries the answer.
 
@@ -69,8 +74,10 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
     if ":" in t:
         t = role.sub("", t).strip()
     low = t.lower()
-    if "answer" in low or "conclusion" in low:
-        marks = list(final.finditer(t))
+    last = max(low.rfind("answer"), low.rfind("conclusion"))
+    if last >= 0:
+        # Every marker holds one of those words: scan only around the last of them.
+        marks = list(final.finditer(t, max(0, last - 40)))
         if marks:
             rest = t[marks[-1].end() :].strip()
             if rest:
@@ -79,7 +86,11 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
         bolds = [b for b in (m.group(1) or m.group(2) for m in _BOLD.finditer(t)) if b.strip()]
         if bolds and len(bolds[-1].split()) <= _MAX_BOLD_WORDS:
             return Focus(bolds[-1].strip(), "bold answer")
-    if not conclusion.search(t):
+    if (
+        not _SENTENCE_SPLIT.search(t)
+        or not any(w in low for w in _conclusion_words(lex))
+        or not conclusion.search(t)
+    ):
         return Focus(t, "whole answer")
     sentences = [s for s in _SENTENCE_SPLIT.split(t) if s.strip()]
     if len(sentences) > 1:

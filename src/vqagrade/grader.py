@@ -7,7 +7,7 @@ million rows over a few thousand questions cost little more than reading them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,6 +21,7 @@ from .records import AnswerTrace, Grade, Mention, Method
 
 MAX_TEXT_CHARS = 100_000
 _CACHE_SIZE = 200_000
+_YES_NO_REASON = "a yes/no question whose wording contains 'or'"
 
 
 class FieldMap(BaseModel):
@@ -45,17 +46,25 @@ class Outcome:
     options: tuple[str, str] | None
     reason: str
     needs_judge: bool = False
+    row_fields: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Built once: outcomes are memoised and shared by every row with the same labels.
+        self.row_fields.update(
+            score=self.score,
+            method=self.method.value,
+            gt_label=self.gt_label.value if self.gt_label else None,
+            pred_label=self.pred_label.value if self.pred_label else None,
+            options=list(self.options) if self.options else None,
+            reason=self.reason,
+        )
 
     def fields(self) -> dict[str, Any]:
-        """The fields added to an output row."""
-        return {
-            "score": self.score,
-            "method": self.method.value,
-            "gt_label": self.gt_label.value if self.gt_label else None,
-            "pred_label": self.pred_label.value if self.pred_label else None,
-            "options": list(self.options) if self.options else None,
-            "reason": self.reason,
-        }
+        """The fields added to an output row (a fresh dict)."""
+        out = dict(self.row_fields)
+        if self.options:
+            out["options"] = list(self.options)
+        return out
 
 
 class JudgeLike(Protocol):
@@ -130,6 +139,7 @@ class Grader:
         self._opts = _Memo(_CACHE_SIZE)
         self._labels = _Memo(_CACHE_SIZE)
         self._readings = _Memo(_CACHE_SIZE)
+        self._outcomes = _Memo(_CACHE_SIZE)
         # One Options object per distinct signature, so label keys hash by identity.
         self._interned = _Memo(_CACHE_SIZE)
 
@@ -177,25 +187,39 @@ class Grader:
     ) -> tuple[Outcome, Verdict | None, Verdict | None]:
         opts = self.options(question, *(options or (None, None)))
         if isinstance(opts, NotTwoOption):
-            reason = f"not a two-option question: {opts.reason}"
-            return Outcome(None, Method.UNRESOLVED, None, None, None, reason, True), None, None
+            return self._refused(opts.reason), None, None
         if self._yes_no(gt) and not opts.yes_no:
-            reason = "not a two-option question: a yes/no question whose wording contains 'or'"
-            return Outcome(None, Method.UNRESOLVED, None, None, None, reason, True), None, None
+            return self._refused(_YES_NO_REASON), None, None
         g = self.label(gt, opts)
         p = self.label(pred, opts)
+        key = (opts, g, p)  # verdicts and options are memoised objects: identity keys
+        hit = self._outcomes.get(key)
+        if hit is None:
+            hit = self._outcome(opts, g, p)
+            self._outcomes.put(key, hit)
+        return hit, g, p
+
+    def _refused(self, why: str) -> Outcome:
+        hit = self._outcomes.get(why)
+        if hit is None:
+            reason = f"not a two-option question: {why}"
+            hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, True)
+            self._outcomes.put(why, hit)
+        return hit
+
+    @staticmethod
+    def _outcome(opts: Options, g: Verdict, p: Verdict) -> Outcome:
         texts = opts.texts
         if g.label is not None and p.label is not None:
             score = TRUTH_TABLE[g.label][p.label]
             reason = f"gt {g.label.value} ({g.reason}); pred {p.label.value} ({p.reason})"
-            return Outcome(score, Method.RULE, g.label, p.label, texts, reason), g, p
+            return Outcome(score, Method.RULE, g.label, p.label, texts, reason)
         parts = []
         if g.label is None:
             parts.append(f"gt abstains: {g.reason}")
         if p.label is None:
             parts.append(f"pred abstains: {p.reason}")
-        out = Outcome(None, Method.UNRESOLVED, g.label, p.label, texts, "; ".join(parts), True)
-        return out, g, p
+        return Outcome(None, Method.UNRESOLVED, g.label, p.label, texts, "; ".join(parts), True)
 
     def outcome(
         self, question: str, gt: str, pred: str, options: tuple[str, str] | None = None
@@ -281,7 +305,9 @@ class Grader:
             return out_row, None, False
         outcome, triple = self.row_outcome(data)
         out_row = dict(data)
-        out_row.update(outcome.fields())
+        out_row.update(outcome.row_fields)
+        if outcome.options:
+            out_row["options"] = list(outcome.options)  # rows never share a mutable list
         needs = triple is not None and (outcome.needs_judge or self.judge_all)
         return out_row, triple, needs
 

@@ -40,7 +40,7 @@ _LIST_SECTIONS = {
         "modifiers",
     ),
     "cues": ("both", "none", "hedge", "refusal", "junk", "yes", "no"),
-    "negation": ("before", "after", "after_abnormal_only", "scope_end"),
+    "negation": ("before", "after", "after_state", "scope_end"),
     "complements": ("negative_prefixes",),
     "question": (
         "open_starts",
@@ -50,6 +50,7 @@ _LIST_SECTIONS = {
         "articles",
         "or_not",
         "abnormal_predicates",
+        "state_predicates",
         "intro_starts",
     ),
     "answer": ("role_tags", "final_markers", "conclusion_markers", "letter_prefixes"),
@@ -190,7 +191,8 @@ class Lexicon:
         self.no = words("cues.no")
         self.neg_before = phrases("negation.before")
         self.neg_after = phrases("negation.after")
-        self.neg_after_abnormal_only = phrases("negation.after_abnormal_only")
+        self.neg_after_state = phrases("negation.after_state")
+        self.state_words = words("question.state_predicates")
         self.scope_end = words("negation.scope_end")
         self.comparatives = PhraseSet()
         self.comparative_sign: dict[tuple[str, ...], tuple[str, int]] = {}

@@ -193,7 +193,7 @@ def _list_form(
         return NotTwoOption("unparsed", "could not read two options from the question")
     x, y = items
     stem = q[: toks[stem_end].start] if stem_end >= 0 else ""
-    return _restore(q, x, y, lex, stem, "list", modifier_only=True)
+    return _restore(q, x, y, lex, stem, "list", modifier_only=True, trim=False)
 
 
 def _inline_form(
@@ -204,6 +204,7 @@ def _inline_form(
     j = k + 1
     if j < s_end and toks[j].text == "." and toks[k].text == "vs":
         j += 1
+    y_article = j < s_end and toks[j].text in lex.q_articles
     while j < s_end and toks[j].text in lex.q_articles:
         j += 1
     pp = j < s_end and toks[j].text in lex.q_preps
@@ -256,7 +257,9 @@ def _inline_form(
         # "MRI with contrast or without contrast": X starts where its preposition does.
         first_prep = next((n for n, t in enumerate(x) if t.text in lex.q_preps), 0)
         x = x[first_prep:]
-    return _restore(q, x, y, lex, q, "inline", modifier_only=False, pp=pp)
+    # "a pneumothorax or a pleural effusion": two noun phrases, nothing shared to restore
+    # unless X is a bare modifier ("the left or the right side").
+    return _restore(q, x, y, lex, q, "inline", modifier_only=y_article, pp=pp)
 
 
 def _intro_phrase(toks: list[Tok], s_start: int, comma: int, lex: Lexicon) -> bool:
@@ -274,6 +277,7 @@ def _restore(
     *,
     modifier_only: bool,
     pp: bool = False,
+    trim: bool = True,
 ) -> Options | NotTwoOption:
     """Restore the words two options share: "left or right kidney" -> "left kidney"."""
     xt = q[x[0].start : x[-1].end]
@@ -282,7 +286,7 @@ def _restore(
     yb = lex.canon.base(yt)
     while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
         yb = yb[1:]
-    if not modifier_only and not pp and len(xb) > 1 and yb and xb[0].text != yb[0].text:
+    if trim and not pp and len(xb) > 1 and yb and xb[0].text != yb[0].text:
         # Keep X parallel to Y: "the bacteria Gram-positive or Gram-negative" ->
         # Gram-positive; "the mass in the liver regular or irregular" -> regular.
         cut = next((k for k in range(1, len(xb)) if _parallel(xb[k].text, yb[0].text, lex)), None)
@@ -401,7 +405,10 @@ def _predicate(
         if p is not None:
             predicate = lex.comparative_sign[p]
             break
-    abnormal = any(w in lex.abnormal_predicates for w in words)
+    # "Which kidney is normal?" asks for the normal one: "X is normal" must not deny X.
+    abnormal = any(w in lex.abnormal_predicates for w in words) and not any(
+        w in lex.state_words for w in words
+    )
     return predicate, abnormal
 
 

@@ -182,10 +182,12 @@ class Canonicalizer:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
         if self._cs_probe is not None and self._cs_probe.search(text):
             raw, starts, ends = self._apply_case_sensitive(text, raw, starts, ends)
+        join, fold, folds = self.join_prefixes, self._fold, self._folds
+        if join.isdisjoint(raw):  # the common case: no prefix to glue, one lookup per word
+            return [folds.get(w) or fold(w) for w in raw], starts, ends
         words: list[str] = []
         ws: list[int] = []
         we: list[int] = []
-        join, fold = self.join_prefixes, self._fold
         i, n = 0, len(raw)
         while i < n:
             w = raw[i]
