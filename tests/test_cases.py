@@ -18,7 +18,17 @@ def _load() -> list[Any]:
         for n, line in enumerate(path.read_text().splitlines(), 1):
             if line.strip():
                 case = json.loads(line)
-                params.append(pytest.param(case, id=case.get("id", f"{path.stem}-{n}")))
+                # A case the rules are known to get wrong stays in the suite as a strict
+                # xfail with its reason, so the gap is visible and a fix is noticed.
+                gap = case.get("known_gap")
+                marks = [pytest.mark.xfail(strict=True, reason=gap)] if gap else []
+                params.append(
+                    pytest.param(
+                        case,
+                        id=case.get("id", f"{path.stem}-{n}"),
+                        marks=marks,
+                    )
+                )
     return params
 
 

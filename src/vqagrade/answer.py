@@ -13,20 +13,21 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from rapidfuzz import fuzz
 
 from .focus import find_focus
 from .labels import Label
 from .lexicon import Lexicon
-from .options import Options
+from .options import Options, stem
 from .text import PhraseSet, lemma_table
 
 _LETTER_ONLY = re.compile(
     r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?\s*$", re.I
 )
 _LETTER_LEAD = re.compile(r"^\s*(?:\(([AaBb])\)|([AB])[).:])\s+(\S.*)$", re.S)
-_CLAUSE_BREAK = re.compile(r"[.;:!?,()\n]")
+_CLAUSE_BREAK = re.compile(r"[.;:!?,()\n]|(?<=\s)[-\u2013\u2014](?=\s)")
 _YES_NO_LEAD = re.compile(r"\s*[,.;:!\-\u2013\u2014]")
 _NEGATORS = frozenset({"no", "not", "without", "nor", "never", "neither", "none"})
 # Words that may sit between coordinated mentions ("the left and the right kidney").
@@ -35,6 +36,120 @@ _AND = frozenset({"and", "plus"})
 _OR = frozenset({"or", "vs", "versus"})
 _NEG_WINDOW = 6
 _POST_WINDOW = 4
+# Words allowed between a mention and a cue after it ("the left kidney itself is intact").
+_POST_GAP = 2
+_COPULA = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "appear",
+        "appears",
+        "look",
+        "looks",
+        "seem",
+        "seems",
+        "remain",
+        "remains",
+        "the",
+        "a",
+        "an",
+        "itself",
+        "completely",
+        "entirely",
+        "otherwise",
+        "also",
+        "still",
+    }
+)
+_GAP_STOP = frozenset(
+    {
+        "and",
+        "but",
+        "which",
+        "who",
+        "that",
+        "with",
+        "whose",
+        "while",
+        "where",
+        "when",
+        "although",
+        "though",
+        "because",
+        "or",
+        "nor",
+    }
+)
+# Words that may stand next to a bare both/none cue ("neither of them", "both are seen").
+_CUE_FILLER = frozenset(
+    {
+        "of",
+        "them",
+        "is",
+        "are",
+        "seen",
+        "present",
+        "visible",
+        "affected",
+        "involved",
+        "side",
+        "one",
+        "1",
+        "option",
+        "answer",
+        "correct",
+        "none_of",
+        "either",
+        "neither",
+        "nor",
+        "no",
+    }
+)
+# Words that may precede "normal" without naming another subject ("it is described as").
+_SUBJECT_FILLER = frozenset(
+    {
+        "as",
+        "overall",
+        "describe",
+        "described",
+        "entirely",
+        "completely",
+        "quite",
+        "clearly",
+        "rather",
+        "very",
+        "there",
+        "this",
+        "it",
+        "be",
+        "in",
+        "appear",
+        "looks",
+        "seem",
+        "considered",
+        "likely",
+        "probably",
+        "most",
+        "all",
+        "everything",
+        "study",
+        "exam",
+        "findings",
+        "finding",
+        "ct",
+        "mri",
+        "xray",
+        "ultrasound",
+        "radiograph",
+    }
+)
+_PLURAL = frozenset({"are", "were", "appear", "look", "show", "remain", "both", "have", "seem"})
+_CONCESSIVE = frozenset({"although", "though", "while", "whereas", "even"})
+_REPORT_DENIALS = frozenset({"absent", "no", "none", "negative", "normal", "unremarkable", "nil"})
 _FUZZY_MIN_LEN = 5
 _FUZZY_SCORE = 85.0
 _FUZZY_MARGIN = 12.0
@@ -84,6 +199,9 @@ def _matcher(opts: Options, lex: Lexicon) -> _Matcher:
         if opts.source == "or-not" and label is Label.A:
             # "Is a nodule present or not?": every word of X names A; B is X denied.
             phrases.update((w,) for w in opt.words if w not in lex.generic)
+        if opts.source == "or-not" and label is Label.B:
+            # "not X" is named by its own words ("noncontrast"), never by a bare "no".
+            phrases = {p for p in phrases if not (len(p) == 1 and p[0] in _NEGATORS)}
         for p in phrases:
             if p:
                 cands.setdefault(p, set()).add(label)
@@ -140,6 +258,9 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
     if not f.strip():
         why = "the answer is empty" if not text.strip() else f"no answer text ({focus.how})"
         return Reading(f, Verdict(None, "empty", why, f))
+    word = lex.letter_words.get(f.strip().rstrip("."))
+    if word is not None:  # "R", "F": a whole answer that is one letter standing for a word
+        return read_answer(word, lex)
     m = _LETTER_ONLY.match(f)
     if m:
         lab = Label.A if m.group(1).lower() == "a" else Label.B
@@ -203,23 +324,64 @@ def _negated_either(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int, int
 
 def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     """Label a read answer against the question's options."""
+    if r.early is not None and r.yes_no and opts.source == "or-not":
+        # "Is contrast used or not?" - "yes" affirms X, "no" answers "not".
+        lab = Label.A if r.words and r.words[0] in lex.yes else Label.B
+        return Verdict(lab, "or-not", "yes/no to an 'X or not' question", r.focus)
     if r.early is not None and not (r.yes_no and opts.yes_no):
         return r.early
     f = r.focus
     if r.letter is not None:
-        rest = label_answer(r.letter_rest or "", opts, lex)
-        if rest.label not in (None, r.letter):
+        rest_text = r.letter_rest or ""
+        rest = label_answer(rest_text, opts, lex)
+        # "A) left kidney" agrees; "A. fumigatus" is a genus, not a letter; "(A) X? (B) Y?
+        # I choose (B)" quotes the options and abstains.
+        named_nothing = rest.rule in ("no-option", "empty", "no-words")
+        genus = f.lstrip("(").lstrip()[1:2] == "." and rest_text[:1].islower()
+        if rest.label == r.letter or (named_nothing and not genus):
+            return Verdict(r.letter, "letter", f"the letter of option {r.letter.value}", f)
+        if rest.label is not None:
             return Verdict(None, "contradiction", "the letter and the words disagree", f)
-        return Verdict(r.letter, "letter", f"the letter of option {r.letter.value}", f)
+        return rest
     m = _matcher(opts, lex)
     hits = _find_hits(r, m)
-    hits = _negate(r, hits, opts, lex)
+    hits, confirmed = _negate(r, hits, opts, lex)
     cues: list[str] = []
     if opts.predicate is not None:
         comp = _comparative(r, hits, opts, lex, cues)
         if comp is not None:
             return Verdict(comp[0], "comparative", comp[1], f, tuple(hits), tuple(cues))
+    if opts.comparand and hits:
+        off = _off_comparand(r, opts, lex)
+        if off:
+            why = f"compares with '{off}', not with what the question names"
+            return Verdict(None, "comparand", why, f, tuple(hits), tuple(cues))
+    if opts.state_question:
+        # "Which kidney is absent?" - "Absent left kidney": the question's own word confirms.
+        for h in hits:
+            if h.negation and set(h.negation.split()) & opts.context:
+                confirmed.add(h.option)
+        hits = [h for h in hits if not (h.negation and h.option in confirmed)]
+        if any(h.negation for h in hits):
+            why = "a denial in a question about a normal or absent finding"
+            return Verdict(None, "state-denial", why, f, tuple(hits), tuple(cues))
+        if len(confirmed) == 1:
+            lab = next(iter(confirmed))
+            why = f"option {lab.value} is the one described as normal"
+            return Verdict(lab, "state", why, f, tuple(hits), tuple(cues))
     return _decide(r, hits, lex, cues, opts)
+
+
+def _off_comparand(r: Reading, opts: Options, lex: Lexicon) -> str | None:
+    """What the answer compares against, when it is not the question's comparand."""
+    words = r.words
+    for i in range(len(words)):
+        p = lex.than.match_at(words, i)
+        if p is not None:
+            rest = [w for w in words[i + len(p) : i + len(p) + 4] if w not in lex.stopwords]
+            if rest and not set(rest) & set(opts.comparand):
+                return " ".join(rest)
+    return None
 
 
 def label_answer(text: str, opts: Options, lex: Lexicon) -> Verdict:
@@ -245,6 +407,8 @@ def _find_hits(r: Reading, m: _Matcher) -> list[Hit]:
             if i in taken:
                 continue
             w = words[i]
+            if any(k in w or w in k for k, _ in m.fuzzy_keys):
+                continue  # "unobstructed" holds "obstructed": a different word, not a typo
             scored = sorted(((fuzz.ratio(w, k), lab) for k, lab in m.fuzzy_keys), reverse=True)
             best, lab = scored[0]
             rival = next((s for s, other in scored[1:] if other != lab), 0.0)
@@ -264,58 +428,111 @@ def _clause_end(r: Reading, pos: int) -> int:
     return r.breaks[k] if k < len(r.breaks) else len(r.focus)
 
 
-def _negate(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hit]:
-    """Mark mentions negated by a cue before them in their clause, or after them."""
-    words, starts, ends = r.words, r.starts, r.ends
+def _negate(
+    r: Reading, hits: list[Hit], opts: Options, lex: Lexicon
+) -> tuple[list[Hit], set[Label]]:
+    """Mark mentions denied by a cue before them in their clause, or right after them.
+
+    Returns the marked mentions and, for questions that ask which one is normal, the
+    options confirmed by a state cue ("the left kidney is normal").
+    """
+    words = r.words
     out: list[Hit] = []
+    confirmed: set[Label] = set()
     for h in hits:
-        lo = _clause_start(r, h.start)
-        cue = None
-        i = h.first - 1
-        while i >= 0 and h.first - i <= _NEG_WINDOW and starts[i] >= lo:
-            if words[i] in lex.scope_end:
-                break
-            p = lex.neg_before.match_at(words, i)
-            if p is not None and i + len(p) <= h.first:
-                if i + 1 < len(words) and words[i + 1] in {"just", "only", "merely"}:
-                    break  # "not just the left" does not deny the left
-                cue = " ".join(p)
-                break
-            i -= 1
+        cue = _cue_before(r, h, lex)
         if cue is None:
-            hi = _clause_end(r, h.end)
-            if (
-                hi < len(r.focus) and r.focus[hi] == ":"
-            ):  # report style: "Left kidney lesion: absent."
-                hi = _clause_end(r, hi + 1)
-            j = h.last + 1
-            while j < len(words) and j - h.last <= _POST_WINDOW and ends[j] <= hi:
-                p = lex.neg_after.match_at(words, j)
-                if p is None and opts.abnormal_question:
-                    p = lex.neg_after_state.match_at(words, j)
-                if p is not None:
-                    cue = " ".join(p)
-                    break
-                nxt = next((x for x in hits if x.first == j), None)
-                if nxt is not None:
-                    if not all(w in _COORD for w in words[h.last + 1 : j]):
-                        break
-                    j = nxt.last  # "the heart and lungs are normal": read past "lungs"
-                j += 1
+            cue, state = _cue_after(r, h, hits, opts, lex)
+            if state and opts.state_question:
+                confirmed.add(h.option)
+                cue = None
         out.append(Hit(h.option, h.first, h.last, h.start, h.end, h.via, cue) if cue else h)
     # "no pneumothorax or effusion": a denial carries over coordinated mentions.
     for k in range(1, len(out)):
         prev, cur = out[k - 1], out[k]
+        between = words[prev.last + 1 : cur.first]
         if (
             prev.negation
             and not cur.negation
-            and all(w in _COORD for w in words[prev.last + 1 : cur.first])
-            and any(w in {"or", "nor"} for w in words[prev.last + 1 : cur.first])
+            and all(w in _COORD for w in between)
+            and any(w in {"or", "nor"} for w in between)
         ):
             out[k] = Hit(
                 cur.option, cur.first, cur.last, cur.start, cur.end, cur.via, prev.negation
             )
-    return out
+    return out, confirmed
+
+
+def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
+    """A negation cue before the mention, in its clause and scope ("not the left")."""
+    words, starts = r.words, r.starts
+    lo = _clause_start(r, h.start)
+    i = h.first - 1
+    while i >= 0 and h.first - i <= _NEG_WINDOW and starts[i] >= lo:
+        if lex.neg_pseudo.match_at(words, i) is not None:
+            i -= 1  # "not surprisingly", "without doubt", "not only": not a denial
+            continue
+        for back in (0, 1, 2):  # a cue that ends here ("away from") beats "from" ending scope
+            k = i - back
+            p = lex.neg_before.match_at(words, k) if k >= 0 and starts[k] >= lo else None
+            if p is not None and k + len(p) > i and k + len(p) <= h.first:
+                return " ".join(p)
+        if words[i] in lex.scope_end:
+            return None
+        i -= 1
+    return None
+
+
+def _cue_after(
+    r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexicon
+) -> tuple[str | None, bool]:
+    """A cue right after the mention ("the radius is intact"); (cue, is a state cue)."""
+    words, ends = r.words, r.ends
+    hi = _clause_end(r, h.end)
+    colon = hi < len(r.focus) and r.focus[hi] == ":"
+    if colon:  # report style: "Left kidney lesion: absent."
+        hi = _clause_end(r, hi + 1)
+    j = h.last + 1
+    gap = 0
+    while j < len(words) and ends[j] <= hi:
+        p = lex.neg_after.match_at(words, j)
+        if p is not None:
+            return " ".join(p), False
+        p = lex.neg_after_state.match_at(words, j)
+        if p is not None and (opts.abnormal_question or opts.state_question):
+            return " ".join(p), True
+        if (
+            words[j] in ("not", "no")
+            and j + 1 < len(words)
+            and (words[j + 1] in opts.context or stem(words[j + 1]) in opts.context)
+            and words[j + 1] not in opts.a.words + opts.b.words
+            and words[j + 1] not in lex.stopwords
+        ):
+            return f"not {words[j + 1]}", False  # "the left side is not fractured"
+        if colon and r.starts[j] > r.focus.find(":", h.end) and words[j] in _REPORT_DENIALS:
+            return words[j], words[j] in ("normal", "unremarkable")
+        nxt = next((x for x in hits if x.first == j), None)
+        if nxt is not None:
+            if nxt.option != h.option and not all(w in _COORD for w in words[h.last + 1 : j]):
+                return None, False
+            j = nxt.last + 1  # "the heart and lungs are normal": read past "lungs"
+            continue
+        if words[j] in _COORD:
+            k = j
+            while k < len(words) and words[k] in _COORD:
+                k += 1
+            nxt2 = next((x for x in hits if x.first == k), None)
+            if nxt2 is not None and nxt2.last + 1 < len(words) and words[nxt2.last + 1] in _PLURAL:
+                j = k  # "the left and right hemispheres show no abnormality"
+                continue
+        if words[j] in _GAP_STOP:
+            return None, False  # "female and is not pregnant": another predicate
+        if words[j] not in _COPULA:
+            gap += 1
+            if gap > _POST_GAP:
+                return None, False
+        j += 1
+    return None, False
 
 
 def _other(label: Label) -> Label:
@@ -338,7 +555,11 @@ def _comparative(
         lo, hi = _clause_start(r, r.starts[i]), _clause_end(r, r.ends[j - 1])
         if any(w in {"not", "no", "never"} for w in words[max(0, i - 3) : i]):
             return None, "a negated comparative"
-        before = [h for h in hits if h.last < i and h.start >= lo]
+        clause = [w for w, a in zip(words[:i], r.starts[:i], strict=True) if a >= lo]
+        if any(w in _CONCESSIVE for w in clause):
+            continue  # "Benign, although malignancy is more likely in smokers"
+        # Denied mentions are not the subject: "the liver rather than the spleen is larger".
+        before = [h for h in hits if h.last < i and h.start >= lo and not h.negation]
         after = [h for h in hits if h.first >= j and h.end <= hi]
         than_at = next((k for k in range(j, len(words)) if lex.than.match_at(words, k)), None)
         subject = before[-1] if before else None
@@ -382,12 +603,38 @@ def _decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Op
         return Verdict(label, rule, reason, f, t_hits, t_cues)
 
     if opts.source == "or-not" and hits and not both_cue and not none_cue:
-        # "X or not?": any denial of X (or a word only B has, "no contrast") answers "not".
-        if Label.B in aff or Label.A in neg:
-            return verdict(Label.B, "or-not", "denies X in an 'X or not' question")
-        return verdict(Label.A, "or-not", "affirms X in an 'X or not' question")
+        return _or_not(hits, words, opts, verdict)
     if aff & neg:
         return verdict(None, "contradiction", "the answer both affirms and denies an option")
+    if both_cue and not hits:
+        i, j = both_cue[0]
+        after = range(j, min(len(words), j + _POST_WINDOW))
+        denied_after = opts.abnormal_question and any(
+            lex.neg_after_state.match_at(words, k) or lex.neg_after.match_at(words, k)
+            for k in after
+        )
+        if denied_after or any(w in _NEGATORS for w in words[max(0, i - _NEG_WINDOW) : i]):
+            # "no effusion bilaterally", "both kidneys are normal": neither side has it.
+            both_cue, none_cue = [], [*none_cue, both_cue[0]]
+    if (both_cue or none_cue) and not hits:
+        # Without a mention, the cue must be the answer ("Both.", "Bilateral", "Neither is
+        # abnormal"), not a remark about something else ("Both lungs are clear").
+        cue_words = {w for i, j in both_cue + none_cue for w in words[i:j]}
+        other = [
+            w
+            for w in words
+            if w not in cue_words
+            and w not in opts.context
+            and w not in lex.stopwords
+            and w not in lex.generic
+            and w not in _CUE_FILLER
+        ]
+        first, end = (both_cue + none_cue)[0]
+        direct = first == 0 and (end >= len(words) or _YES_NO_LEAD.match(f[r.ends[end - 1] :]))
+        about = [w for w in words if w in opts.context and w not in lex.stopwords]
+        if other and not direct and not (len(other) <= 2 and about):
+            why = f"a both/none cue about something else ('{' '.join(other[:3])}')"
+            return verdict(None, "cue-elsewhere", why)
     if both_cue:
         if neg:
             return verdict(None, "contradiction", "a 'both' cue next to a denied option")
@@ -400,11 +647,17 @@ def _decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Op
         return verdict(Label.NONE, "none-cue", "a 'neither/none' cue")
     if len(aff) == 1:
         lab = next(iter(aff))
+        other_subject = _other_subject(r, hits, lab, opts, lex)
+        if other_subject:
+            why = f"says it of '{other_subject}', not of what the question asks about"
+            return verdict(None, "other-subject", why)
         return verdict(lab, "mention", f"affirms option {lab.value} only")
     if len(aff) == 2:
         if _joined(hits, words, _OR, strict=False):
             return verdict(None, "hedge", "names both options as alternatives ('X or Y')")
         if _joined(hits, words, _AND, strict=True):
+            if any(w in {"between", "vs", "versus"} for w in words[: hits[0].first]):
+                return verdict(None, "hedge", "weighs one option against the other")
             return verdict(Label.BOTH, "both-and", "affirms both options ('X and Y')")
         return verdict(None, "both-mentioned", "mentions both options without choosing")
     if neg == {Label.A, Label.B}:
@@ -416,6 +669,51 @@ def _decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Op
             return verdict(lab, "complement", f"denies option {denied.value}, the only other")
         return verdict(None, "denial-only", f"denies option {denied.value} without naming another")
     return verdict(None, "no-option", "names neither option")
+
+
+def _other_subject(
+    r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Lexicon
+) -> str | None:
+    """For normal/abnormal questions: the subject of "... is normal" when it is something the
+    question does not ask about ("Overall, the heart and mediastinum are normal")."""
+    if not {"normal", "abnormal"} & set(opts.a.words + opts.b.words):
+        return None
+    words = r.words
+    found: str | None = None
+    for h in hits:
+        if h.option is not lab or h.negation:
+            continue
+        lo = _clause_start(r, h.start)
+        before = [
+            w
+            for w, a in zip(words[: h.first], r.starts[: h.first], strict=True)
+            if a >= lo
+            and w not in opts.context
+            and w not in lex.generic
+            and w not in lex.stopwords
+            and w not in _COPULA
+            and w not in _SUBJECT_FILLER
+        ]
+        if not before:
+            return None  # one plain "the image is normal" is enough
+        found = found or " ".join(before)
+    return found
+
+
+def _or_not(hits: list[Hit], words: tuple[str, ...], opts: Options, verdict: Any) -> Verdict:
+    """ "X or not?": X's head word decides ("an air-fluid level is present" despite "no free
+    air"); otherwise any word of X, or a word only "not X" has ("no contrast")."""
+    if any(h.option is Label.B for h in hits):  # a word only "not X" has: "no contrast"
+        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")  # type: ignore[no-any-return]
+    head = opts.a.words[-1]
+    on_head = [h for h in hits if head in words[h.first : h.last + 1]]
+    pool = on_head or hits
+    says_not = {h.option is Label.B or h.negation is not None for h in pool}
+    if says_not == {True}:
+        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")  # type: ignore[no-any-return]
+    if says_not == {False}:
+        return verdict(Label.A, "or-not", "affirms X in an 'X or not' question")  # type: ignore[no-any-return]
+    return verdict(None, "contradiction", "both affirms and denies X")  # type: ignore[no-any-return]
 
 
 def _joined(hits: list[Hit], words: tuple[str, ...], conj: frozenset[str], *, strict: bool) -> bool:

@@ -34,10 +34,15 @@ def _patterns(lex: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str], re.Patter
     tags = "|".join(re.escape(t) for t in sorted(lex.role_tags, key=len, reverse=True))
     role = re.compile(rf"^\s*(?:(?:{tags})\s*:\s*)+", re.I) if tags else re.compile(r"^\b$")
     # "answer" alone must be followed by a colon; longer markers may be followed by "is"/":".
+    # A marker must introduce something: "Final answer: X", "The answer is X", never "before
+    # giving a final answer." in passing.
     marks = []
     for m in lex.final_markers:
         body = r"\s+".join(re.escape(w) for w in m.split())
-        marks.append(body + (r"\s*[:\-=]" if " " not in m else r"\s*(?:is\b)?\s*[:\-=]?"))
+        if m.split()[-1] == "is":
+            marks.append(body + r"\s*[:\-=]?")
+        else:
+            marks.append(body + r"(?:\s+is\b\s*[:\-=]?|\s*[:\-=])")
     final = re.compile(r"(?<![\w])(?:" + "|".join(marks) + r")\s*", re.I)
     words = []
     for m in lex.conclusion_markers:
@@ -83,9 +88,15 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
             if rest:
                 return Focus(_first_sentence(_clean(rest, role)), "final-answer marker")
     if "**" in t or "__" in t:
-        bolds = [b for b in (m.group(1) or m.group(2) for m in _BOLD.finditer(t)) if b.strip()]
-        if bolds and len(bolds[-1].split()) <= _MAX_BOLD_WORDS:
-            return Focus(bolds[-1].strip(), "bold answer")
+        # Only a lone bold span that ends the answer is the answer ("... is **solid**.");
+        # bold section labels ("**Left:** ..."), emphasis mid-sentence or several bold
+        # terms are read as ordinary text.
+        spans = [m for m in _BOLD.finditer(t) if (m.group(1) or m.group(2) or "").strip()]
+        if len(spans) == 1:
+            b = (spans[0].group(1) or spans[0].group(2)).strip()
+            tail = t[spans[0].end() :].strip()
+            if len(b.split()) <= _MAX_BOLD_WORDS and not b.endswith(":") and tail in ("", ".", "!"):
+                return Focus(b, "bold answer")
     if (
         not _SENTENCE_SPLIT.search(t)
         or not any(w in low for w in _conclusion_words(lex))
@@ -94,12 +105,13 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
         return Focus(t, "whole answer")
     sentences = [s for s in _SENTENCE_SPLIT.split(t) if s.strip()]
     if len(sentences) > 1:
-        for s in reversed(sentences):
-            m = conclusion.match(s.strip())
-            if m:
-                tail = s.strip()[m.end() :]
-                if tail.strip():
-                    return Focus(tail.strip(), "concluding sentence")
+        for k in range(len(sentences) - 1, -1, -1):
+            s = sentences[k].strip()
+            m = conclusion.match(s)
+            if m and s[m.end() :].strip():
+                # From the conclusion to the end: a later correction still counts.
+                rest = " ".join([s[m.end() :].strip(), *(x.strip() for x in sentences[k + 1 :])])
+                return Focus(rest, "concluding sentence")
     return Focus(t, "whole answer")
 
 

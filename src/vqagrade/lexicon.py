@@ -39,8 +39,8 @@ _LIST_SECTIONS = {
         "generic",
         "modifiers",
     ),
-    "cues": ("both", "none", "hedge", "refusal", "junk", "yes", "no"),
-    "negation": ("before", "after", "after_state", "scope_end"),
+    "cues": ("both", "none", "hedge", "refusal", "junk", "yes", "no", "letter_words"),
+    "negation": ("before", "pseudo", "after", "after_state", "scope_end"),
     "complements": ("negative_prefixes",),
     "question": (
         "open_starts",
@@ -69,6 +69,7 @@ class _Raw:
     comparatives: dict[str, str] = field(default_factory=dict)
     than: list[str] = field(default_factory=list)
     pairs: list[list[str]] = field(default_factory=list)
+    terms: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
 
 
@@ -102,6 +103,10 @@ def _merge(raw: _Raw, data: dict[str, Any], origin: str) -> None:
             raise LexiconError(f"{origin}: [comparatives] {word!r} must be 'dimension:+' or ':-'")
         raw.comparatives[word] = spec
     raw.pairs.extend(data.get("complements", {}).get("pairs", []))
+    terms = data.get("terms", {}).get("words", [])
+    if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+        raise LexiconError(f"{origin}: [terms] words must be a list of strings")
+    raw.terms.extend(terms)
 
 
 def _read_toml(path: Path | Any, origin: str) -> dict[str, Any]:
@@ -145,6 +150,11 @@ class Lexicon:
             target = btoks(canonical)
             for v in variants:
                 synonyms.setdefault(btoks(v), target)
+        for term in raw.terms:
+            # A fixed term becomes one opaque word: its parts never name an option.
+            words_ = btoks(term)
+            if len(words_) > 1:
+                synonyms[words_] = ("_".join(words_),)
         case_sensitive = {
             v: btoks(canonical) for canonical, vs in raw.case_sensitive.items() for v in vs
         }
@@ -187,9 +197,13 @@ class Lexicon:
         self.hedge = phrases("cues.hedge")
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")
+        self.letter_words = dict(
+            item.split("=", 1) for item in lists.get("cues.letter_words", []) if "=" in item
+        )
         self.yes = words("cues.yes")
         self.no = words("cues.no")
         self.neg_before = phrases("negation.before")
+        self.neg_pseudo = phrases("negation.pseudo")
         self.neg_after = phrases("negation.after")
         self.neg_after_state = phrases("negation.after_state")
         self.state_words = words("question.state_predicates")

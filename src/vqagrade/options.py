@@ -25,6 +25,7 @@ _CONJ = frozenset({"or", "vs", "versus"})
 # "(A) X (B) Y", "A) X B) Y", "A. X B. Y", "A: X B: Y"
 _LETTER = re.compile(r"(?:\(([A-Da-d])\)|(?<![\w'])([A-D])[).:])\s*")
 _MAX_OPTION_WORDS = 6
+_QUESTION_NEGATORS = frozenset({"no", "not", "absent", "without", "free", "lack", "lacks"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,9 @@ class Options:
     abnormal_question: bool = False
     complementary: bool = False
     yes_no: bool = False
+    comparand: tuple[str, ...] = ()
+    state_question: bool = False
+    context: frozenset[str] = frozenset()
     signature: tuple[object, ...] = ()
 
     def __post_init__(self) -> None:
@@ -64,6 +68,9 @@ class Options:
             self.predicate,
             self.abnormal_question,
             self.complementary,
+            self.source == "or-not",
+            self.comparand,
+            self.context,
         )
         object.__setattr__(self, "signature", sig)
 
@@ -111,6 +118,7 @@ def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
     if first_q in lex.open_starts and first_q not in lex.list_starts:
         return NotTwoOption("open", "an open question that merely contains 'or'")
     if (first in lex.list_starts or first_q in lex.list_starts) and stem_break is not None:
+        # "How does the lesion appear, hyperdense or hypodense?" lists its options too.
         return _list_form(q, toks, stem_break, k, s_end, lex)
     if s_start > 0 and not any(t.text in lex.q_verbs for t in toks[s_start:s_end]):
         # "Which is more likely? Cancer or hemorrhage?"
@@ -204,6 +212,9 @@ def _inline_form(
     j = k + 1
     if j < s_end and toks[j].text == "." and toks[k].text == "vs":
         j += 1
+    # "..., or is it on the right?": the repeated verb and pronoun are not the option.
+    while j < s_end - 1 and toks[j].text in lex.q_verbs and toks[j].text not in lex.q_preps:
+        j += 1
     y_article = j < s_end and toks[j].text in lex.q_articles
     while j < s_end and toks[j].text in lex.q_articles:
         j += 1
@@ -232,7 +243,7 @@ def _inline_form(
     # X: backward from the conjunction; an Oxford comma means a list of three or more.
     i = k - 1
     if i >= s_start and toks[i].text == ",":
-        return NotTwoOption("multiple", "the question lists more than two options")
+        i -= 1  # "on the left, or on the right?"; a list of three shows another comma below
     x: list[Tok] = []
     while i >= s_start and len(x) < _MAX_OPTION_WORDS:
         t = toks[i].text
@@ -245,14 +256,19 @@ def _inline_form(
         if not (pp and t in lex.q_articles):
             x.insert(0, toks[i])
         i -= 1
+    while i >= s_start and toks[i].text in lex.q_articles:
+        i -= 1  # "in the left lung, the right lung, or the mediastinum"
     if i >= s_start and toks[i].text == "," and not _intro_phrase(toks, s_start, i, lex):
         return NotTwoOption("multiple", "the question lists more than two options")
     if not x or not y:
         return NotTwoOption("unparsed", "could not read two options from the question")
+    if "/" in q[x[0].start : x[-1].end]:
+        # "hyperdense/hypodense or isodense?" hides a third alternative behind the slash.
+        return NotTwoOption("multiple", "the question offers more than two alternatives")
     if len(y) == 1 and y[0].text in lex.or_not:
         # "Does this image use contrast or not?" -> contrast / no contrast
         xt = q[x[0].start : x[-1].end]
-        return _finish(xt, "no " + xt, lex, q, "or-not", (x[0].start, x[-1].end))
+        return _finish(xt, "no " + xt, lex, q, "or-not", (x[0].start, y[-1].end))
     if pp:
         # "MRI with contrast or without contrast": X starts where its preposition does.
         first_prep = next((n for n, t in enumerate(x) if t.text in lex.q_preps), 0)
@@ -359,6 +375,9 @@ def _finish(
     if source == "or-not":
         a_key, b_key, b_surface = a_words, b_words, ()
     predicate, abnormal = _predicate(question, span, lex)
+    comparand = _comparand(question, span, lex)
+    context = frozenset(lex.canon.words(question)) | frozenset(a_words) | frozenset(b_words)
+    context |= frozenset(stem(w) for w in context)
     return Options(
         a=Option(a_text, a_words, a_key, a_surface),
         b=Option(b_text, b_words, b_key, b_surface),
@@ -367,11 +386,19 @@ def _finish(
         abnormal_question=abnormal,
         complementary=_complementary(a_key, b_key, lex),
         yes_no=any(w in lex.yes or w in lex.no for w in a_words + b_words),
+        comparand=comparand,
+        state_question=not abnormal,
+        context=context,
     )
 
 
 def _content(words: tuple[str, ...], lex: Lexicon) -> tuple[str, ...]:
-    kept = tuple(w for w in words if w not in lex.stopwords)
+    # A trailing one-letter word is a label ("type A"), not an article.
+    kept = tuple(
+        w
+        for n, w in enumerate(words)
+        if w not in lex.stopwords or (len(w) == 1 and n == len(words) - 1 and n > 0)
+    )
     return kept or words
 
 
@@ -405,11 +432,34 @@ def _predicate(
         if p is not None:
             predicate = lex.comparative_sign[p]
             break
-    # "Which kidney is normal?" asks for the normal one: "X is normal" must not deny X.
-    abnormal = any(w in lex.abnormal_predicates for w in words) and not any(
-        w in lex.state_words for w in words
-    )
+    # "Which kidney is normal?" (or "has no mass", "is not fractured") asks for the normal
+    # one: "X is normal" must not deny X. Any other question (where is the finding, which is
+    # abnormal) reads it as a denial.
+    abnormal = not any(w in lex.state_words or w in _QUESTION_NEGATORS for w in words)
     return predicate, abnormal
+
+
+def stem(word: str) -> str:
+    """A crude stem for matching a question's word with its forms ("fracture"/"fractured")."""
+    for end in ("ing", "ed", "es", "d", "s"):
+        if len(word) > len(end) + 3 and word.endswith(end):
+            word = word[: -len(end)]
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+def _comparand(question: str, span: tuple[int, int] | tuple[()], lex: Lexicon) -> tuple[str, ...]:
+    """Content words after "than"/"compared to" past the options ("... than the spleen")."""
+    if not span:
+        return ()
+    toks = [t for t in lex.canon.canon(question) if t.start >= span[1]]
+    words = tuple(t.text for t in toks)
+    for i in range(len(words)):
+        p = lex.than.match_at(words, i)
+        if p is not None:
+            rest = words[i + len(p) :]
+            return tuple(w for w in rest if w not in lex.stopwords and w not in lex.generic)
+    return ()
 
 
 def _complementary(a: tuple[str, ...], b: tuple[str, ...], lex: Lexicon) -> bool:
