@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from . import options as options_module
 from .answer import Reading, Verdict, label_reading, read_answer
 from .labels import TRUTH_TABLE, Label
 from .lexicon import Lexicon, lexicon_for
@@ -140,8 +141,8 @@ class Grader:
         self._labels = _Memo(_CACHE_SIZE)
         self._readings = _Memo(_CACHE_SIZE)
         self._outcomes = _Memo(_CACHE_SIZE)
-        # One Options object per distinct signature, so label keys hash by identity.
-        self._interned = _Memo(_CACHE_SIZE)
+        # One token per distinct options signature: the key of labels shared by questions.
+        self._shared = _Memo(_CACHE_SIZE)
 
     # -- rules ------------------------------------------------------------------------
     def options(
@@ -155,10 +156,6 @@ class Grader:
                 hit = build_options(option_a, option_b, self.lex, question=question)
             else:
                 hit = extract_options(question, self.lex)
-            if isinstance(hit, Options):
-                if len(self._interned) >= self._interned.size:
-                    self._labels.clear()  # label keys hold interned objects
-                hit = self._interned.setdefault(hit.signature, hit)
             self._opts.put(key, hit)
         return hit
 
@@ -171,13 +168,26 @@ class Grader:
         return hit
 
     def label(self, text: str, opts: Options) -> Verdict:
-        """Label one answer against the options, memoised per (options, text)."""
-        key = (opts, text)
-        hit = self._labels.get(key)
-        if hit is None:
-            hit = label_reading(self.read(text), opts, self.lex)
-            self._labels.put(key, hit)
-        return hit
+        """Label one answer against the options, memoised.
+
+        A label that never looked at the question's own words is shared by every question
+        with the same options (key: the options' signature); one that did is kept per
+        question.
+        """
+        shared = self._shared.get(opts.signature)
+        if shared is None:
+            shared = self._shared.setdefault(opts.signature, object())
+        hit = self._labels.get((shared, text))
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        hit = self._labels.get((opts, text))
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        before = options_module.CONTEXT_READS
+        verdict = label_reading(self.read(text), opts, self.lex)
+        own = options_module.CONTEXT_READS != before
+        self._labels.put((opts, text) if own else (shared, text), verdict)
+        return verdict
 
     def _yes_no(self, text: str) -> bool:
         return self.read(text).yes_no

@@ -25,6 +25,9 @@ _CONJ = frozenset({"or", "vs", "versus"})
 # "(A) X (B) Y", "A) X B) Y", "A. X B. Y", "A: X B: Y"
 _LETTER = re.compile(r"(?:\(([A-Da-d])\)|(?<![\w'])([A-D])[).:])\s*")
 _MAX_OPTION_WORDS = 6
+# Counts reads of `Options.context`: labels that never read it depend only on the options'
+# signature and are shared between questions with the same options.
+CONTEXT_READS = 0
 _QUESTION_NEGATORS = frozenset({"no", "not", "absent", "without", "free", "lack", "lacks"})
 
 
@@ -56,7 +59,7 @@ class Options:
     yes_no: bool = False
     comparand: tuple[str, ...] = ()
     state_question: bool = False
-    context: frozenset[str] = frozenset()
+    question_words: frozenset[str] = frozenset()
     signature: tuple[object, ...] = ()
 
     def __post_init__(self) -> None:
@@ -70,9 +73,15 @@ class Options:
             self.complementary,
             self.source == "or-not",
             self.comparand,
-            self.context,
         )
         object.__setattr__(self, "signature", sig)
+
+    @property
+    def context(self) -> frozenset[str]:
+        """The question's words; reading them makes a label depend on the whole question."""
+        global CONTEXT_READS
+        CONTEXT_READS += 1
+        return self.question_words
 
     @property
     def texts(self) -> tuple[str, str]:
@@ -388,7 +397,7 @@ def _finish(
         yes_no=any(w in lex.yes or w in lex.no for w in a_words + b_words),
         comparand=comparand,
         state_question=not abnormal,
-        context=context,
+        question_words=context,
     )
 
 
