@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SHARED ?= ../shared/data/labeled/real_dev.jsonl
 
-.PHONY: venv install dev demo judge-demo test lint typecheck pytest bench-real bench-speed clean
+.PHONY: venv install dev demo judge-demo chromium test lint typecheck pytest bench-real bench-speed clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -40,7 +40,17 @@ lint: dev
 typecheck: dev
 	$(BIN)/mypy
 
-pytest: dev
+# Headless Chromium renders the HTML report in tests/test_report.py; installed when missing.
+CHROMIUM ?= chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+chromium:
+	@command -v $(CHROMIUM) >/dev/null 2>&1 || { \
+	  echo "installing chromium with apt-get"; \
+	  $(SUDO) apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+
+pytest: dev chromium
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest

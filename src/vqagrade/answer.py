@@ -149,7 +149,20 @@ _SUBJECT_FILLER = frozenset(
 )
 _PLURAL = frozenset({"are", "were", "appear", "look", "show", "remain", "both", "have", "seem"})
 _CONCESSIVE = frozenset({"although", "though", "while", "whereas", "even"})
-_REPORT_DENIALS = frozenset({"absent", "no", "none", "negative", "normal", "unremarkable", "nil"})
+_REPORT_DENIALS = frozenset(
+    {
+        "negative_for",
+        "incorrect",
+        "wrong",
+        "absent",
+        "no",
+        "none",
+        "negative",
+        "normal",
+        "unremarkable",
+        "nil",
+    }
+)
 _FUZZY_MIN_LEN = 5
 _FUZZY_SCORE = 85.0
 _FUZZY_MARGIN = 12.0
@@ -489,8 +502,8 @@ def _cue_after(
     """A cue right after the mention ("the radius is intact"); (cue, is a state cue)."""
     words, ends = r.words, r.ends
     hi = _clause_end(r, h.end)
-    colon = hi < len(r.focus) and r.focus[hi] == ":"
-    if colon:  # report style: "Left kidney lesion: absent."
+    colon = hi < len(r.focus) and r.focus[hi] in ":("
+    if colon:  # report style: "Left kidney lesion: absent.", "Left kidney (incorrect)."
         hi = _clause_end(r, hi + 1)
     j = h.last + 1
     gap = 0
@@ -509,7 +522,7 @@ def _cue_after(
             and words[j + 1] not in lex.stopwords
         ):
             return f"not {words[j + 1]}", False  # "the left side is not fractured"
-        if colon and r.starts[j] > r.focus.find(":", h.end) and words[j] in _REPORT_DENIALS:
+        if colon and r.starts[j] > h.end and words[j] in _REPORT_DENIALS:
             return words[j], words[j] in ("normal", "unremarkable")
         nxt = next((x for x in hits if x.first == j), None)
         if nxt is not None:

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, Field
 
+from .errors import InputError
 from .grader import Grader
 
 
@@ -63,10 +64,43 @@ class BenchResult(BaseModel):
         )
 
 
+_REQUIRED = {"question": str, "gt": str, "pred": str, "expect_gt": str, "accept_pred": list}
+
+
 def read_labelled(path: str) -> list[dict[str, Any]]:
-    """Read a labelled JSONL file."""
-    with open(path, "rb") as fh:
-        return [orjson.loads(line) for line in fh if line.strip()]
+    """Read a labelled JSONL file.
+
+    Raises:
+        InputError: the file cannot be read, or a line is not a labelled row.
+    """
+    rows: list[dict[str, Any]] = []
+    try:
+        with open(path, "rb") as fh:
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = orjson.loads(line)
+                except orjson.JSONDecodeError as exc:
+                    raise InputError(f"{path}:{n}: not JSON ({exc})") from None
+                problem = _labelled_problem(row)
+                if problem:
+                    raise InputError(f"{path}:{n}: not a labelled row ({problem})")
+                rows.append(row)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    return rows
+
+
+def _labelled_problem(row: Any) -> str | None:
+    if not isinstance(row, dict):
+        return "not a JSON object"
+    for key, kind in _REQUIRED.items():
+        if not isinstance(row.get(key), kind):
+            return f"'{key}' missing or not a {kind.__name__}"
+    if not isinstance(row.get("accept_scores", []), list):
+        return "'accept_scores' is not a list"
+    return None
 
 
 def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -> BenchResult:
@@ -89,7 +123,7 @@ def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -
         if out.method.value == "rule":
             decided += 1
             gt_label = out.gt_label.value if out.gt_label else None
-            if out.score not in r["accept_scores"] or gt_label != r["expect_gt"]:
+            if out.score not in r.get("accept_scores", []) or gt_label != r["expect_gt"]:
                 wrong += 1
                 kind = "wrong"
         elif need:

@@ -30,6 +30,15 @@ Lexicons = Annotated[
 ]
 
 
+class Task(str, Enum):
+    """What kind of answers `score` grades."""
+
+    close = "close"
+    """Two-option questions, 0 / 0.5 / 1 by the truth table (judge prompts gpt/mistral)."""
+    open = "open"
+    """Open-ended answers, 0-5 (rules for the certain cases, the Equivalence judge for the rest)."""
+
+
 class PromptChoice(str, Enum):
     """The judge prompts for two-option grading (the user's seeds 000 and 001)."""
 
@@ -121,6 +130,20 @@ def score(
             help="Send every row to the judge, not only unsettled ones.", rich_help_panel="Judge"
         ),
     ] = False,
+    task: Annotated[
+        Task,
+        typer.Option(help="close: two-option, 0/0.5/1; open: open-ended, 0-5 (Equivalence)."),
+    ] = Task.close,
+    fail_under: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            help="Exit 1 when the mean score over decided rows is below this.", rich_help_panel="CI"
+        ),
+    ] = None,
+    junit: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="Write JUnit XML here: one testcase per row.", rich_help_panel="CI"),
+    ] = None,
 ) -> None:
     """Grade every row of IN; write each row plus score, method, labels, options, reason."""
     from .errors import VqagradeError
@@ -141,7 +164,7 @@ def score(
         judge = _judge(
             judge_model,
             judge_base_url,
-            judge_prompt.value,
+            "equivalence" if task is Task.open else judge_prompt.value,
             judge_api_key_env,
             judge_concurrency,
             judge_timeout,
@@ -157,21 +180,50 @@ def score(
         from .fallback import JudgeFallback
 
         fallback = JudgeFallback(judge)
-    grader = _grader(lexicon, fields=fields, judge=fallback, judge_all=judge_all)
+    if task is Task.open:
+        from .open_task import OpenGrader
+
+        try:
+            grader: Any = OpenGrader(
+                lexicons=[str(p) for p in lexicon or []],
+                judge=fallback,
+                judge_all=judge_all,
+                fields=fields,
+            )
+        except VqagradeError as exc:
+            raise _fail(str(exc)) from None
+    else:
+        grader = _grader(lexicon, fields=fields, judge=fallback, judge_all=judge_all)
     summary = Summary()
     pending: list[tuple[str, str, str]] = []
+    junit_writer = None
     try:
+        if junit is not None:
+            from .junit import JUnitWriter
+
+            junit_writer = JUnitWriter(
+                junit,
+                full_marks=5 if task is Task.open else 1,
+                id_field=id_field,
+                question_field=question_field,
+                gt_field=gt_field,
+                pred_field=pred_field,
+            )
         rows = read_rows(input, in_format)
         with open_writer(output, out_format) as writer:
             for out in grader.grade_rows(rows):
                 writer.write(out)
                 summary.add(out)
+                if junit_writer is not None:
+                    junit_writer.add(out)
                 if (
                     dry_run
                     and out.get("method") != "error"
                     and (judge_all or out.get("method") == "unresolved")
                 ):
                     pending.append(_triple(out, fields))
+        if junit_writer is not None:
+            junit_writer.close()
     except VqagradeError as exc:
         raise _fail(str(exc)) from None
     finally:
@@ -200,6 +252,12 @@ def score(
         )
     if strict and summary.methods.get("error", 0):
         raise _fail(f"{summary.methods['error']} error rows (--strict)", 1)
+    if fail_under is not None:
+        from .gate import fail_under_message
+
+        message = fail_under_message(summary, fail_under)
+        if message:
+            raise _fail(message, 1)
 
 
 def _triple(row: dict[str, Any], fields: Any) -> tuple[str, str, str]:
@@ -298,13 +356,12 @@ def bench(
 ) -> None:
     """Accuracy, coverage and speed of the rules on a labelled file."""
     from .bench import read_labelled, run_bench
+    from .errors import VqagradeError
 
     try:
         rows = read_labelled(str(file))
-    except OSError as exc:
-        raise _fail(f"cannot read {file}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise _fail(f"{file}: not JSON lines ({exc})") from None
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
     result = run_bench(rows, _grader(lexicon))
     if show:
         for d in result.details:
@@ -339,6 +396,146 @@ def cache_clear_cmd(
     from .judge import cache_clear
 
     typer.echo(f"removed {cache_clear(path)} entries")
+
+
+class AuditFormat(str, Enum):
+    """How `vqagrade audit` prints its statistics."""
+
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def audit(
+    input: Annotated[str, typer.Argument(help="Rows an LLM judge already scored, or -.")],
+    judge_field: Annotated[
+        str, typer.Option(help="Field with the judge's score or raw reply ({ score: 0.5 }).")
+    ],
+    output: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("-o", "--output", help="Write the disagreements (JSONL), worst first."),
+    ] = None,
+    fail_under_agreement: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(min=0.0, max=1.0, help="Exit 1 when agreement (0-1) is below this."),
+    ] = None,
+    format: Annotated[
+        AuditFormat, typer.Option("--format", help="Print the statistics as text or JSON.")
+    ] = AuditFormat.text,
+    question_field: Annotated[str, typer.Option(help="Field holding the question.")] = "question",
+    gt_field: Annotated[str, typer.Option(help="Field holding the ground truth.")] = "gt",
+    pred_field: Annotated[str, typer.Option(help="Field holding the prediction.")] = "pred",
+    id_field: Annotated[str, typer.Option(help="Field holding the row id.")] = "id",
+    option_a_field: Annotated[str, typer.Option(help="Field with explicit option A.")] = "option_a",
+    option_b_field: Annotated[str, typer.Option(help="Field with explicit option B.")] = "option_b",
+    lexicon: Lexicons = None,
+    in_format: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Input format (jsonl/csv) when the extension does not tell."),
+    ] = None,
+) -> None:
+    """Compare an LLM judge's scores with the rules: agreement, kappa, disagreements."""
+    from .audit import audit_rows
+    from .audit import fail_under_agreement as gate
+    from .errors import VqagradeError
+    from .grader import FieldMap
+    from .io import open_writer, read_rows
+
+    fields = FieldMap(
+        question=question_field,
+        gt=gt_field,
+        pred=pred_field,
+        id=id_field,
+        option_a=option_a_field,
+        option_b=option_b_field,
+    )
+    grader = _grader(lexicon, fields=fields)
+    try:
+        result = audit_rows(read_rows(input, in_format), judge_field, grader)
+        if output is not None:
+            with open_writer(output, "jsonl" if output == "-" else None) as writer:
+                for row in result.disagreements:
+                    writer.write(row)
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
+    if format is AuditFormat.json:
+        typer.echo(result.stats.model_dump_json(indent=2))
+    else:
+        typer.echo(result.stats.render(), err=output == "-")
+    if fail_under_agreement is not None:
+        message = gate(result.stats, fail_under_agreement)
+        if message:
+            raise _fail(message, 1)
+
+
+@app.command()
+def report(
+    input: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Argument(help="Output of `score`, or disagreements of `audit -o` (or -)."),
+    ] = None,
+    output: Annotated[str, typer.Option("-o", "--output", help="HTML file to write.")] = (
+        "report.html"
+    ),
+    audit: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--audit", help="Audit this judge-scored input and report on it."),
+    ] = None,
+    judge_field: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="With --audit: the field with the judge's score."),
+    ] = None,
+    title: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Page title."),
+    ] = None,
+    question_field: Annotated[str, typer.Option(help="Field holding the question.")] = "question",
+    gt_field: Annotated[str, typer.Option(help="Field holding the ground truth.")] = "gt",
+    pred_field: Annotated[str, typer.Option(help="Field holding the prediction.")] = "pred",
+    id_field: Annotated[str, typer.Option(help="Field holding the row id.")] = "id",
+    option_a_field: Annotated[str, typer.Option(help="Field with explicit option A.")] = "option_a",
+    option_b_field: Annotated[str, typer.Option(help="Field with explicit option B.")] = "option_b",
+    lexicon: Lexicons = None,
+    in_format: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Input format (jsonl/csv) when the extension does not tell."),
+    ] = None,
+) -> None:
+    """Write one self-contained HTML report (no network) of a scoring run or a judge audit."""
+    from .errors import VqagradeError
+    from .report import report_from_audit, report_from_file
+
+    if (input is None) == (audit is None):
+        raise _fail("give either an input file or --audit IN --judge-field FIELD")
+    if audit is not None and not judge_field:
+        raise _fail("--audit needs --judge-field")
+    try:
+        if audit is not None:
+            from .grader import FieldMap
+
+            fields = FieldMap(
+                question=question_field,
+                gt=gt_field,
+                pred=pred_field,
+                id=id_field,
+                option_a=option_a_field,
+                option_b=option_b_field,
+            )
+            assert judge_field is not None
+            grader = _grader(lexicon, fields=fields)
+            html, result = report_from_audit(audit, judge_field, grader, in_format, title=title)
+            what = f"audit of {result.stats.rows} rows, {result.stats.disagreements} disagreements"
+        else:
+            assert input is not None
+            names = (id_field, question_field, gt_field, pred_field)
+            html, kind, n = report_from_file(input, in_format, title=title, fields=names)
+            what = f"{kind} report of {n} rows"
+        Path(output).write_text(html, encoding="utf-8")
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
+    except OSError as exc:
+        raise _fail(f"cannot write {output}: {exc.strerror or exc}") from None
+    typer.echo(f"wrote {output} ({what})", err=True)
 
 
 def main() -> None:
