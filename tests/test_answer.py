@@ -14,7 +14,7 @@ CASES = [
     ("bare-option", "Is the lesion in the left or right kidney?", "Left", A, "mention"),
     ("sentence", "Is this an MRI or a CT scan?", "This is a computed tomography image.", B, "mention"),
     ("synonym-renal", "Is the cyst in the kidney or the liver?", "A renal cyst.", A, "mention"),
-    ("plural", "Is the nodule in the lung or the liver?", "Both lungs look clear; the liver has a nodule.", None, "contradiction"),
+    ("plural", "Is the nodule in the lung or the liver?", "Both lungs look clear; the liver has a nodule.", B, "mention"),
     ("letter", "Is this a PA or AP film?", "(b)", B, "letter"),
     ("letter-option", "Is this a PA or AP film?", "Option A", A, "letter"),
     ("final-answer", "Is the mass cystic or solid?", "It looks solid at first, but there is fluid. Final answer: cystic", A, "mention"),

@@ -147,6 +147,20 @@ _SUBJECT_FILLER = frozenset(
         "radiograph",
     }
 )
+# Last words that leave a coordination open: the answer was cut off ("left kidney and the").
+_DANGLING = frozenset({"and", "or", "nor", "but", "versus", "vs"})
+_ARTICLES = frozenset({"the", "a", "an", "its", "their"})
+# Words that may follow a bare side word without naming another structure ("left side").
+_SIDE_NOUNS = frozenset(
+    {"side", "sided", "aspect", "half", "part", "portion", "region", "area", "section", "segment"}
+    | {"sector", "division", "1", "one", "hand", "lateral"}
+)
+# Words around a comparative that name no structure ("in this image, X appears slightly ...").
+_COMPARISON_FILLER = frozenset(
+    {"appear", "appears", "seem", "seems", "significantly", "slightly", "much", "far", "clearly"}
+    | {"somewhat", "considerably", "markedly", "overall", "size", "sized", "visibly", "here"}
+    | {"which", "organ", "one", "both", "two", "it", "they", "than", "compared", "relative"}
+)
 _PLURAL = frozenset({"are", "were", "appear", "look", "show", "remain", "both", "have", "seem"})
 _CONCESSIVE = frozenset({"although", "though", "while", "whereas", "even"})
 _REPORT_DENIALS = frozenset(
@@ -209,6 +223,11 @@ def _matcher(opts: Options, lex: Lexicon) -> _Matcher:
         phrases = {opt.words, opt.key}
         phrases.update((w,) for w in opt.key if w not in lex.generic and w not in other.words)
         phrases.update((w,) for w in opt.surface if w not in other.surface and w not in other.words)
+        for w in opt.key:
+            # "a CT angiogram" names option CT, unless the other option is the narrower term
+            phrases.update(
+                (n,) for n in lex.narrower.get(w, ()) if n not in other.words + other.key
+            )
         if opts.source == "or-not" and label is Label.A:
             # "Is a nodule present or not?": every word of X names A; B is X denied.
             phrases.update((w,) for w in opt.words if w not in lex.generic)
@@ -257,6 +276,7 @@ class Reading:
     letter: Label | None = None
     letter_rest: str | None = None
     yes_no: bool = False
+    lead: str | None = None
 
 
 def read_answer(text: str, lex: Lexicon) -> Reading:
@@ -296,16 +316,29 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
             cue = " ".join(words[i:j])
             return Reading(f, Verdict(None, name, f"{name}: '{cue}'", f, cues=(f"{name}:{cue}",)))
     yes_no = False
+    lead: str | None = None
     if words[0] in lex.yes or words[0] in lex.no:
         if all(w in lex.yes or w in lex.no for w in words):
             yes_no = True
         elif _YES_NO_LEAD.match(f[ends[0] :]):
             # "No, the patient is a male.": the yes/no answers the wrong question; read the
             # rest. Without the comma, "No effusion" is a negation and stays.
+            lead = words[0]
             words, starts, ends = words[1:], starts[1:], ends[1:]
     if not yes_no and words[-1] in {"or", "nor", "either", "vs", "versus"}:
         cut = Verdict(None, "truncated", "the answer stops on an unfinished alternative", f)
         return Reading(f, cut)
+    tail = f.rstrip()
+    if (
+        len(words) > 2
+        and tail[-1:].isalpha()
+        and (words[-1] in _DANGLING or (words[-2] in _DANGLING and words[-1] in _ARTICLES))
+    ):
+        cut = Verdict(None, "truncated", "the answer is cut off inside a coordination", f)
+        return Reading(f, cut)
+    if tail.endswith("?"):
+        back = Verdict(None, "question", "the answer is a question back", f)
+        return Reading(f, back)
     breaks = tuple(m.start() for m in _CLAUSE_BREAK.finditer(f))
     # Words that fuzzy matching may consider: long, alphabetic, not known English.
     unknown = set(words).difference(_vocabulary(), lex.known_words)
@@ -321,7 +354,7 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
     early = None
     if yes_no:
         early = Verdict(None, "yes-no", "a bare yes/no to a two-option question", f)
-    return Reading(f, early, words, starts, ends, breaks, oov, both, none, yes_no=yes_no)
+    return Reading(f, early, words, starts, ends, breaks, oov, both, none, yes_no=yes_no, lead=lead)
 
 
 def _negated_either(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int, int]]:
@@ -357,7 +390,14 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             return Verdict(None, "contradiction", "the letter and the words disagree", f)
         return rest
     m = _matcher(opts, lex)
-    hits = _find_hits(r, m)
+    found = _drop_other_structures(r, _find_hits(r, m), opts, lex)
+    hits = _drop_conditional(r, found, lex)
+    if found and not hits:
+        why = "names the options only in general or hypothetical statements"
+        return Verdict(None, "conditional", why, f, tuple(found))
+    frame = _frame_conflict(r, hits, opts, lex)
+    if frame:
+        return Verdict(None, "frame", frame, f, tuple(hits))
     hits, confirmed = _negate(r, hits, opts, lex)
     cues: list[str] = []
     if opts.predicate is not None:
@@ -391,9 +431,11 @@ def _off_comparand(r: Reading, opts: Options, lex: Lexicon) -> str | None:
     for i in range(len(words)):
         p = lex.than.match_at(words, i)
         if p is not None:
-            rest = [w for w in words[i + len(p) : i + len(p) + 4] if w not in lex.stopwords]
-            if rest and not set(rest) & set(opts.comparand):
-                return " ".join(rest)
+            rest = [w for w in words[i + len(p) : i + len(p) + 6] if _content_word(w, lex)]
+            known = set(opts.comparand) | {stem(w) for w in opts.comparand}
+            off = [w for w in rest if w not in known and stem(w) not in known]
+            if off:
+                return " ".join(off)
     return None
 
 
@@ -429,6 +471,99 @@ def _find_hits(r: Reading, m: _Matcher) -> list[Hit]:
                 hits.append(Hit(lab, i, i, starts[i], ends[i], "fuzzy"))
     hits.sort(key=lambda h: h.first)
     return hits
+
+
+def _drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hit]:
+    """Drop mentions that name something else: a side word on another organ ("the left
+    ventricle" when asked which lung), a landmark ("near the spleen"), or an option's head
+    noun with the other side ("the left kidney" for option "right kidney")."""
+    words = r.words
+    out = []
+    for h in hits:
+        span = words[h.first : h.last + 1]
+        if h.first == h.last and _off_structure(r, h, hits, opts, lex):
+            continue
+        lo = _clause_start(r, h.start)
+        if any(
+            k >= 0
+            and r.starts[k] >= lo
+            and (p := lex.landmark.match_at(words, k)) is not None
+            and all(w in _ARTICLES for w in words[k + len(p) : h.first])
+            for k in range(h.first - 4, h.first)
+        ):
+            continue  # "near the spleen": a landmark
+        if h.first == h.last and h.first > 0:
+            own = opts.a if h.option is Label.A else opts.b
+            prev = words[h.first - 1]
+            if (
+                span[0] in own.key
+                and len(own.key) > 1
+                and prev not in own.words
+                and lex.parallel.get(prev, set())
+                & {c for w in own.key for c in lex.parallel.get(w, set())}
+            ):
+                continue  # "the left kidney" is not option "right kidney"
+        out.append(h)
+    return out
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n]")
+
+
+def _drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
+    """Set aside mentions in sentences about what is usual or hypothetical ("would")."""
+    if not hits or (not lex.conditional.find(r.words) and "?" not in r.focus):
+        return hits
+    ends = [m.start() for m in _SENTENCE_END.finditer(r.focus)] + [len(r.focus)]
+    hedged: set[int] = set()
+    for i, _ in lex.conditional.find(r.words):
+        hedged.add(bisect_left(ends, r.starts[i]))
+    for n, e in enumerate(ends):
+        if e < len(r.focus) and r.focus[e] == "?":
+            hedged.add(n)  # an echoed question: "Is this a CT or an MRI? The image is an MRI."
+    return [h for h in hits if bisect_left(ends, h.start) not in hedged]
+
+
+def _frame_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """A side read from the image when the question asks the patient's side, or the reverse."""
+    sides = [h for h in hits if "laterality" in lex.parallel.get(r.words[h.first], set())]
+    if not sides:
+        return None
+    q_patient = any(w in opts.context for w in lex.patient_frame)
+    q_image = any(w in opts.context for w in lex.image_frame)
+    for h in sides:
+        near = r.words[max(0, h.first - 3) : h.last + 5]
+        if q_patient and any(w in lex.image_frame for w in near):
+            return "gives the side as seen in the image; the question asks the patient's side"
+        if q_image and not q_patient and any(w in lex.patient_frame for w in near):
+            return "gives the patient's side; the question reads sides from the image"
+    return None
+
+
+def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexicon) -> bool:
+    """A bare side word followed by a structure the question does not name."""
+    word = r.words[h.first]
+    if word not in ("left", "right"):
+        return False
+    parts = {p for c in opts.context for p in lex.parts.get(c, ())}
+    hi = _clause_end(r, h.end)
+    seen = 0
+    for j in range(h.last + 1, len(r.words)):
+        if r.ends[j] > hi or seen == 2:
+            break
+        w = r.words[j]
+        if w in _SIDE_NOUNS or w in parts:
+            continue
+        if w in lex.stopwords or w in _COPULA:
+            break  # the noun phrase after the side word has ended
+        if "position" in lex.parallel.get(w, set()):
+            continue  # "right lower lobe": the position words qualify the side
+        if w in opts.context or stem(w) in opts.context or any(x.first == j for x in hits):
+            return False
+        if j == len(r.words) - 1 and r.focus.rstrip()[-1:].isalpha():
+            return False  # "... is the left hem": a word cut off, not another structure
+        seen += 1
+    return seen > 0
 
 
 def _clause_start(r: Reading, pos: int) -> int:
@@ -574,8 +709,32 @@ def _comparative(
         # Denied mentions are not the subject: "the liver rather than the spleen is larger".
         before = [h for h in hits if h.last < i and h.start >= lo and not h.negation]
         after = [h for h in hits if h.first >= j and h.end <= hi]
-        than_at = next((k for k in range(j, len(words)) if lex.than.match_at(words, k)), None)
+        than_at = next(
+            (k for k in range(j, len(words)) if lex.than.match_at(words, k) and r.ends[k] <= hi),
+            None,
+        )
+        if than_at is not None:
+            # "bigger than the liver" (a third organ), "smaller than expected": something
+            # other than the options is the measure.
+            p = lex.than.match_at(words, than_at)
+            assert p is not None
+            k0 = than_at + len(p)
+            named = {k for h in hits for k in range(h.first, h.last + 1)}
+            other = [
+                w
+                for k, w in enumerate(words[k0 : k0 + 6], k0)
+                if k not in named and r.ends[k] <= hi and _content_word(w, lex)
+            ]
+            if other and not any(h.first >= k0 and h.first < k0 + 3 for h in hits):
+                return None, f"compares with '{' '.join(other)}', not with the other option"
         subject = before[-1] if before else None
+        if subject is None:
+            # "The left kidney is smaller than the liver": the subject is not an option.
+            lead = [
+                w for k, w in enumerate(words[:i]) if r.starts[k] >= lo and _content_word(w, lex)
+            ]
+            if lead:
+                return None, f"says it of '{' '.join(lead)}', not of an option"
         comparand = None
         for h in after:
             if than_at is not None and h.first > than_at:
@@ -601,6 +760,62 @@ def _comparative(
     return chosen, f"the comparative selects option {chosen.value}"
 
 
+_EXCLUSIVE = frozenset({"modality", "sequence", "plane", "projection", "sex"})
+_VISIBILITY = frozenset(
+    {"visible", "see", "seen", "show", "shown", "depict", "depicted", "display", "displayed"}
+    | {"include", "included", "image", "imaged", "picture", "identified", "captured", "view"}
+    | {"demonstrate", "demonstrated", "visualized", "evident", "appreciated", "noted"}
+)
+
+
+def _exclusive(opts: Options, lex: Lexicon) -> bool:
+    """Options that cannot both hold of one image (CT and MRI, T1 and T2, male and female)."""
+    classes = [
+        {c for w in o.key for c in lex.parallel.get(w, set())} & _EXCLUSIVE
+        for o in (opts.a, opts.b)
+    ]
+    return bool(classes[0] & classes[1])
+
+
+def _says_more(r: Reading, opts: Options, lex: Lexicon) -> bool:
+    """Whether the answer says more than the options and a both cue ("Both CT and MRI")."""
+    option_words = set(opts.a.words) | set(opts.b.words)
+    return any(
+        w not in option_words and w not in lex.both.phrases_words and _content_word(w, lex)
+        for w in r.words
+    )
+
+
+def _about_question(r: Reading, i: int, j: int, opts: Options, lex: Lexicon) -> bool:
+    """Whether the clause around words[i:j] says something the question asks about."""
+    lo, hi = _clause_start(r, r.starts[i]), _clause_end(r, r.ends[j - 1])
+    option_words = set(opts.a.words) | set(opts.b.words)
+    rest = [
+        w
+        for k, w in enumerate(r.words)
+        if r.starts[k] >= lo
+        and r.ends[k] <= hi
+        and w not in option_words
+        and w not in lex.both.phrases_words
+        and _content_word(w, lex)
+    ]
+    if not rest:
+        return True
+    # Only a remark that the options are visible is not an answer ("both kidneys are
+    # visible"); any other predicate is taken as the question's.
+    return not all(w in _VISIBILITY for w in rest)
+
+
+def _content_word(w: str, lex: Lexicon) -> bool:
+    return (
+        w not in lex.stopwords
+        and w not in lex.generic
+        and w not in _COPULA
+        and w not in _COMPARISON_FILLER
+        and not w.isdigit()
+    )
+
+
 def _decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Options) -> Verdict:
     f, words = r.focus, r.words
     owned = {i for h in hits for i in range(h.first, h.last + 1)}
@@ -617,6 +832,10 @@ def _decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Op
 
     if opts.source == "or-not" and hits and not both_cue and not none_cue:
         return _or_not(hits, words, opts, verdict)
+    if opts.source == "or-not" and not hits and r.lead is not None:
+        # "Yes, it does." to "Does this image use contrast or not?"
+        lab = Label.A if r.lead in lex.yes else Label.B
+        return verdict(lab, "or-not", "yes/no to an 'X or not' question")
     if aff & neg:
         return verdict(None, "contradiction", "the answer both affirms and denies an option")
     if both_cue and not hits:
@@ -648,6 +867,26 @@ def _decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Op
         if other and not direct and not (len(other) <= 2 and about):
             why = f"a both/none cue about something else ('{' '.join(other[:3])}')"
             return verdict(None, "cue-elsewhere", why)
+    if both_cue and hits:
+        # "Both the left and right kidneys are visible": a cue about something the question
+        # does not ask, or about options that cannot both hold (CT and MRI), is no answer.
+        i, j = both_cue[0]
+        if (_exclusive(opts, lex) and _says_more(r, opts, lex)) or not _about_question(
+            r, i, j, opts, lex
+        ):
+            both_cue = []
+            if aff == {Label.A, Label.B}:
+                return verdict(None, "both-mentioned", "names both options without an answer")
+    if both_cue and aff:
+        i, j = both_cue[0]
+        if any(
+            lex.neg_after_state.match_at(words, k) or lex.neg_after.match_at(words, k)
+            for k in range(j, min(len(words), j + _POST_WINDOW))
+        ):
+            both_cue = []  # "Both lungs look clear; the liver has a nodule": the cue is denied
+    if none_cue and any(lex.neg_after_state.match_at(words, k) for k in range(len(words))):
+        # "Neither the heart nor the lung appears normal" says both are abnormal.
+        return verdict(None, "contradiction", "a 'neither' cue around a state word")
     if both_cue:
         if neg:
             return verdict(None, "contradiction", "a 'both' cue next to a denied option")
@@ -671,6 +910,12 @@ def _decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Op
         if _joined(hits, words, _AND, strict=True):
             if any(w in {"between", "vs", "versus"} for w in words[: hits[0].first]):
                 return verdict(None, "hedge", "weighs one option against the other")
+            first = min(h.first for h in hits)
+            last = max(h.last for h in hits)
+            if (_exclusive(opts, lex) and _says_more(r, opts, lex)) or not _about_question(
+                r, first, last + 1, opts, lex
+            ):
+                return verdict(None, "both-mentioned", "names both options without an answer")
             return verdict(Label.BOTH, "both-and", "affirms both options ('X and Y')")
         return verdict(None, "both-mentioned", "mentions both options without choosing")
     if neg == {Label.A, Label.B}:

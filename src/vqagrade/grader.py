@@ -198,7 +198,7 @@ class Grader:
         opts = self.options(question, *(options or (None, None)))
         if isinstance(opts, NotTwoOption):
             return self._refused(opts.reason), None, None
-        if self._yes_no(gt) and not opts.yes_no:
+        if self._yes_no(gt) and not opts.yes_no and opts.source != "or-not":
             return self._refused(_YES_NO_REASON), None, None
         g = self.label(gt, opts)
         p = self.label(pred, opts)

@@ -39,7 +39,17 @@ _LIST_SECTIONS = {
         "generic",
         "modifiers",
     ),
-    "cues": ("both", "none", "hedge", "refusal", "junk", "yes", "no", "letter_words"),
+    "cues": (
+        "both",
+        "none",
+        "hedge",
+        "conditional",
+        "refusal",
+        "junk",
+        "yes",
+        "no",
+        "letter_words",
+    ),
     "negation": ("before", "pseudo", "after", "after_state", "scope_end"),
     "complements": ("negative_prefixes",),
     "question": (
@@ -53,6 +63,7 @@ _LIST_SECTIONS = {
         "state_predicates",
         "intro_starts",
     ),
+    "places": ("landmark", "image_frame", "patient_frame"),
     "answer": ("role_tags", "final_markers", "conclusion_markers", "letter_prefixes"),
 }
 
@@ -65,6 +76,8 @@ class _Raw:
     case_sensitive: dict[str, list[str]] = field(default_factory=dict)
     spelling: dict[str, list[str]] = field(default_factory=dict)
     parallel: dict[str, list[str]] = field(default_factory=dict)
+    parts: dict[str, list[str]] = field(default_factory=dict)
+    broader: dict[str, list[str]] = field(default_factory=dict)
     lists: dict[str, list[str]] = field(default_factory=dict)
     comparatives: dict[str, str] = field(default_factory=dict)
     than: list[str] = field(default_factory=list)
@@ -76,7 +89,7 @@ class _Raw:
 def _merge(raw: _Raw, data: dict[str, Any], origin: str) -> None:
     meta = data.get("meta", {})
     raw.sources.append(f"{meta.get('name', origin)}: {meta.get('source', 'no source given')}")
-    for key in ("synonyms", "case_sensitive", "spelling", "parallel"):
+    for key in ("synonyms", "case_sensitive", "spelling", "parallel", "parts", "broader"):
         table = data.get(key, {})
         if not isinstance(table, dict):
             raise LexiconError(f"{origin}: [{key}] must be a table of canonical = [variants]")
@@ -195,6 +208,7 @@ class Lexicon:
         self.both = phrases("cues.both")
         self.none = phrases("cues.none")
         self.hedge = phrases("cues.hedge")
+        self.conditional = phrases("cues.conditional")
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")
         self.letter_words = dict(
@@ -231,6 +245,21 @@ class Lexicon:
         self.or_not = frozenset(lists.get("question.or_not", []))
         self.abnormal_predicates = words("question.abnormal_predicates")
         self.intro_starts = frozenset(lists.get("question.intro_starts", []))
+        # organ -> words naming its parts ("lung" -> "lobe", "base"), for side words
+        self.parts: dict[str, frozenset[str]] = {}
+        for whole, members in raw.parts.items():
+            for w in self.canon.words(whole):
+                found = {x for m in members for x in self.canon.words(m)}
+                self.parts[w] = self.parts.get(w, frozenset()) | found
+        # broader word -> narrower words that also name it ("ct" -> "ctangiography")
+        self.narrower: dict[str, frozenset[str]] = {}
+        for wide, members in raw.broader.items():
+            for w in self.canon.words(wide):
+                found = {x for m in members for x in self.canon.words(m)}
+                self.narrower[w] = self.narrower.get(w, frozenset()) | found
+        self.landmark = phrases("places.landmark")
+        self.image_frame = words("places.image_frame")
+        self.patient_frame = words("places.patient_frame")
         self.role_tags = frozenset(lists.get("answer.role_tags", []))
         self.final_markers = tuple(
             sorted(lists.get("answer.final_markers", []), key=len, reverse=True)

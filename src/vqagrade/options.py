@@ -105,6 +105,8 @@ def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
         lex: the lexicon (canonical forms, question words).
     """
     q = " ".join(question.split())
+    # "Is this an MRI? Or a CT?": one question split in two.
+    q = re.sub(r"\?\s+(or|vs\.?|versus)\b", r", \1", q, flags=re.I)
     if not q:
         return NotTwoOption("empty", "the question is empty")
     lettered = _lettered(q, lex)

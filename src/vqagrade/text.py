@@ -313,6 +313,11 @@ class PhraseSet:
                 i += 1
         return out
 
+    @property
+    def phrases_words(self) -> frozenset[str]:
+        """Every word of every phrase."""
+        return frozenset(w for p in self.phrases for w in p)
+
     def __contains__(self, phrase: object) -> bool:
         return phrase in self.phrases
 
