@@ -529,13 +529,17 @@ def _frame_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
     sides = [h for h in hits if "laterality" in lex.parallel.get(r.words[h.first], set())]
     if not sides:
         return None
-    q_patient = any(w in opts.context for w in lex.patient_frame)
-    q_image = any(w in opts.context for w in lex.image_frame)
     for h in sides:
         near = r.words[max(0, h.first - 3) : h.last + 5]
-        if q_patient and any(w in lex.image_frame for w in near):
+        image = any(w in lex.image_frame for w in near)
+        patient = any(w in lex.patient_frame for w in near)
+        if not (image or patient):
+            continue  # the question's words are read only when the answer names a frame
+        q_patient = any(w in opts.context for w in lex.patient_frame)
+        q_image = any(w in opts.context for w in lex.image_frame)
+        if q_patient and image:
             return "gives the side as seen in the image; the question asks the patient's side"
-        if q_image and not q_patient and any(w in lex.patient_frame for w in near):
+        if q_image and not q_patient and patient:
             return "gives the patient's side; the question reads sides from the image"
     return None
 
@@ -545,14 +549,18 @@ def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexi
     word = r.words[h.first]
     if word not in ("left", "right"):
         return False
-    parts = {p for c in opts.context for p in lex.parts.get(c, ())}
+    parts: set[str] | None = None  # read lazily: most side words end their phrase at once
     hi = _clause_end(r, h.end)
     seen = 0
     for j in range(h.last + 1, len(r.words)):
         if r.ends[j] > hi or seen == 2:
             break
         w = r.words[j]
-        if w in _SIDE_NOUNS or w in parts:
+        if w in _SIDE_NOUNS:
+            continue
+        if w not in lex.stopwords and w not in _COPULA and parts is None:
+            parts = {p for c in opts.context for p in lex.parts.get(c, ())}
+        if parts and w in parts:
             continue
         if w in lex.stopwords or w in _COPULA:
             break  # the noun phrase after the side word has ended

@@ -21,7 +21,7 @@ from .options import NotTwoOption, Options, build_options, extract_options
 from .records import AnswerTrace, Grade, Mention, Method
 
 MAX_TEXT_CHARS = 100_000
-_CACHE_SIZE = 200_000
+_CACHE_SIZE = 100_000
 _YES_NO_REASON = "a yes/no question whose wording contains 'or'"
 
 
@@ -51,6 +51,8 @@ class Outcome:
 
     def __post_init__(self) -> None:
         # Built once: outcomes are memoised and shared by every row with the same labels.
+        if self.row_fields:
+            return
         self.row_fields.update(
             score=self.score,
             method=self.method.value,
@@ -58,6 +60,21 @@ class Outcome:
             pred_label=self.pred_label.value if self.pred_label else None,
             options=list(self.options) if self.options else None,
             reason=self.reason,
+        )
+
+    def with_options(self, options: tuple[str, str]) -> Outcome:
+        """The same verdict for a question whose options read differently."""
+        fields = dict(self.row_fields)
+        fields["options"] = list(options)
+        return Outcome(
+            self.score,
+            self.method,
+            self.gt_label,
+            self.pred_label,
+            options,
+            self.reason,
+            self.needs_judge,
+            fields,
         )
 
     def fields(self) -> dict[str, Any]:
@@ -202,12 +219,15 @@ class Grader:
             return self._refused(_YES_NO_REASON), None, None
         g = self.label(gt, opts)
         p = self.label(pred, opts)
-        key = (opts, g, p)  # verdicts and options are memoised objects: identity keys
-        hit = self._outcomes.get(key)
-        if hit is None:
-            hit = self._outcome(opts, g, p)
-            self._outcomes.put(key, hit)
-        return hit, g, p
+        # Verdicts are memoised objects: the pair is an identity key. The options' wording is
+        # per question, so it is added to the shared part here.
+        core = self._outcomes.get((g, p))
+        if core is None:
+            core = self._outcome(opts, g, p)
+            self._outcomes.put((g, p), core)
+        if core.options == opts.texts:
+            return core, g, p
+        return core.with_options(opts.texts), g, p
 
     def _refused(self, why: str) -> Outcome:
         hit = self._outcomes.get(why)

@@ -137,7 +137,11 @@ class Canonicalizer:
         # British -> American: spaCy's lexeme-norm table, then the lexicons' own spellings.
         self.spelling: dict[str, str] = {**norm_table(), **(spelling or {})}
         probes = sorted(self.case_sensitive, key=len, reverse=True)
-        self._cs_probe = re.compile("|".join(re.escape(p) for p in probes)) if probes else None
+        # Whole words only: "L" must not fire on every capital L in "Left".
+        alternatives = "|".join(re.escape(p) for p in probes)
+        self._cs_probe = (
+            re.compile(r"(?<![\w/])(?:" + alternatives + r")(?![\w/])") if probes else None
+        )
         self.synonyms: dict[tuple[str, ...], tuple[str, ...]] = {}
         # first token -> phrase lengths present, longest first (bounds the lookups per token)
         self._lengths: dict[str, list[int]] = {}
@@ -171,13 +175,11 @@ class Canonicalizer:
         low = text.lower()
         if len(low) != len(text):  # a few Unicode letters change length when lower-cased
             low = "".join(c.lower()[:1] or c for c in text)
-        raw: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        for m in _WORD.finditer(low):
-            raw.append(m.group())
-            starts.append(m.start())
-            ends.append(m.end())
+        found = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(low)]
+        if not found:
+            return [], [], []
+        raw_t, starts_t, ends_t = zip(*found, strict=True)
+        raw, starts, ends = list(raw_t), list(starts_t), list(ends_t)
         if "t" in raw:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
         if self._cs_probe is not None and self._cs_probe.search(text):
@@ -226,7 +228,7 @@ class Canonicalizer:
         """Canonical words and spans: `base_arrays` plus synonym phrases, longest first."""
         words, starts, ends = self.base_arrays(text)
         lengths = self._lengths
-        if not lengths or not any(w in lengths for w in words):
+        if not lengths or lengths.keys().isdisjoint(words):
             return tuple(words), tuple(starts), tuple(ends)
         syn = self.synonyms
         ow: list[str] = []
