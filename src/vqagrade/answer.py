@@ -942,24 +942,24 @@ def _other_subject(
 ) -> str | None:
     """For normal/abnormal questions: the subject of "... is normal" when it is something the
     question does not ask about ("Overall, the heart and mediastinum are normal")."""
-    if not {"normal", "abnormal"} & set(opts.a.words + opts.b.words):
+    if not opts.normal_question:
         return None
     words = r.words
     found: str | None = None
     for h in hits:
         if h.option is not lab or h.negation:
             continue
-        lo = _clause_start(r, h.start)
+        first = bisect_left(r.starts, _clause_start(r, h.start))
         before = [
             w
-            for w, a in zip(words[: h.first], r.starts[: h.first], strict=True)
-            if a >= lo
-            and w not in opts.context
-            and w not in lex.generic
+            for w in words[first : h.first]
+            if w not in lex.generic
             and w not in lex.stopwords
             and w not in _COPULA
             and w not in _SUBJECT_FILLER
         ]
+        if before:  # the question's own words may name the subject ("the appendix")
+            before = [w for w in before if w not in opts.context]
         if not before:
             return None  # one plain "the image is normal" is enough
         found = found or " ".join(before)

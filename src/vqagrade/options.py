@@ -60,6 +60,7 @@ class Options:
     comparand: tuple[str, ...] = ()
     state_question: bool = False
     question_words: frozenset[str] = frozenset()
+    normal_question: bool = False
     signature: tuple[object, ...] = ()
 
     def __post_init__(self) -> None:
@@ -400,6 +401,7 @@ def _finish(
         comparand=comparand,
         state_question=not abnormal,
         question_words=context,
+        normal_question=bool({"normal", "abnormal"} & set(a_words + b_words)),
     )
 
 
