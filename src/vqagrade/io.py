@@ -1,4 +1,4 @@
-"""Streaming row readers and writers: JSON lines and CSV, each optionally gzipped.
+"""Streaming row readers and writers: JSON lines and CSV (each optionally gzipped), Parquet.
 
 Reading never stops at a bad record: a line that is not JSON, not a JSON object, not UTF-8,
 or a CSV row of the wrong width comes out as an :class:`InputRow` with ``data=None``, an
@@ -28,10 +28,24 @@ import orjson
 
 from .errors import InputError, OutputError
 
-__all__ = ["FORMATS", "InputRow", "RowWriter", "detect_format", "open_writer", "read_rows"]
+__all__ = [
+    "FORMATS",
+    "InputRow",
+    "RowWriter",
+    "count_rows",
+    "detect_format",
+    "open_writer",
+    "read_rows",
+]
 
-FORMATS = ("jsonl", "csv")
-_EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
+FORMATS = ("jsonl", "csv", "parquet")
+_EXTENSIONS = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+    ".csv": "csv",
+    ".parquet": "parquet",
+}
 _BUFFER = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 _SURROGATE = re.compile("[\udc80-\udcff]")
@@ -85,11 +99,12 @@ class RowWriter(Protocol):
 
 
 def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
-    """Return ``"jsonl"`` or ``"csv"`` for a path, from ``fmt`` if given, else its extension.
+    """Return ``"jsonl"``, ``"csv"`` or ``"parquet"`` for a path, from ``fmt`` or its name.
 
     Args:
         path: a file name; ``.jsonl``, ``.ndjson``, ``.json`` (read as JSON lines) or ``.csv``,
-            each optionally followed by ``.gz``. ``"-"`` (stdin/stdout) is JSON lines.
+            each optionally followed by ``.gz``, or ``.parquet``; an existing directory is a
+            folder of Parquet files. ``"-"`` (stdin/stdout) is JSON lines.
         fmt: an explicit format, which wins over the extension.
 
     Raises:
@@ -105,38 +120,63 @@ def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
     name = os.fspath(path)
     if name in ("-", os.devnull):
         return "jsonl"
-    lowered = name.lower().removesuffix(".gz")
-    ext = os.path.splitext(lowered)[1]
+    lowered = name.lower()
+    ext = os.path.splitext(lowered.removesuffix(".gz"))[1]
+    if _EXTENSIONS.get(ext) == "parquet":
+        if lowered.endswith(".gz"):
+            raise InputError(f"{name!r}: Parquet is compressed inside the file; drop the .gz")
+        return "parquet"
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
+    if os.path.isdir(name):
+        return "parquet"
     raise InputError(
-        f"cannot tell the format of {name!r} from its extension: "
-        "use .jsonl, .ndjson, .json or .csv (optionally .gz), or give the format explicitly"
+        f"cannot tell the format of {name!r} from its extension: use .jsonl, .ndjson, .json "
+        "or .csv (optionally .gz), or .parquet, or give the format explicitly"
     )
 
 
 def read_rows(
     path: str | os.PathLike[str], fmt: str | None = None
 ) -> Generator[InputRow, None, None]:
-    """Stream the records of a JSON lines or CSV file, one :class:`InputRow` each, in order.
+    """Stream the records of a JSON lines, CSV or Parquet input, one :class:`InputRow` each.
 
     The file is opened before this returns, so a missing file raises here, not on iteration;
     ``close()`` the generator to release the file early.
 
     Args:
-        path: the input file, or ``"-"`` for stdin (read as bytes).
-        fmt: ``"jsonl"`` or ``"csv"``; default from the extension (see :func:`detect_format`).
+        path: the input file, ``"-"`` for stdin (read as bytes; not for Parquet), or a
+            directory of Parquet files (every ``*.parquet`` inside, in name order).
+        fmt: ``"jsonl"``, ``"csv"`` or ``"parquet"``; default from the extension (see
+            :func:`detect_format`).
 
     Raises:
         InputError: the file cannot be opened or its format is unknown; also raised during
-            iteration when the stream itself breaks (truncated gzip, read error) or a JSON lines
-            input turns out to be a pretty-printed JSON document.
+            iteration when the stream itself breaks (truncated gzip, read error, corrupt
+            Parquet page) or a JSON lines input turns out to be a pretty-printed JSON document.
     """
     kind = detect_format(path, fmt)
     name = os.fspath(path)
+    if kind == "parquet":
+        from .parquet import iter_parquet
+
+        return iter_parquet(name)
     stream = _open_input(name)
     rows = _iter_jsonl(stream, name) if kind == "jsonl" else _iter_csv(stream)
     return _guarded(rows, stream, name)
+
+
+def count_rows(path: str | os.PathLike[str], fmt: str | None = None) -> int | None:
+    """The number of rows of an input when it is cheap to know (Parquet footers), else None.
+
+    Raises:
+        InputError: a Parquet input cannot be opened.
+    """
+    if os.fspath(path) == "-" or detect_format(path, fmt) != "parquet":
+        return None
+    from .parquet import count_rows as parquet_rows
+
+    return parquet_rows(path)
 
 
 def open_writer(
@@ -144,18 +184,20 @@ def open_writer(
     fmt: str | None = None,
     fieldnames_hint: Sequence[str] | None = None,
 ) -> RowWriter:
-    """Open a row writer for a JSON lines or CSV file (``.gz`` compresses).
+    """Open a row writer for a JSON lines or CSV file (``.gz`` compresses), or Parquet.
 
     CSV columns are fixed when the first row arrives: that row's keys in order, then the keys
     of ``fieldnames_hint`` it lacks. Later rows fill missing columns with empty cells and their
     keys outside the header are dropped. Cells: ``None`` is empty, booleans are ``true``/
-    ``false``, lists and dicts are JSON. JSON lines keep every key of every row.
+    ``false``, lists and dicts are JSON. JSON lines keep every key of every row. Parquet
+    columns are fixed the same way by the first record batch (64k rows), with typed columns
+    (see :mod:`vqagrade.parquet`).
 
     Args:
         path: the output file, or ``"-"`` for stdout.
-        fmt: ``"jsonl"`` or ``"csv"``; default from the extension.
-        fieldnames_hint: CSV columns to include even if the first row lacks them (and the
-            header to write when no row arrives at all).
+        fmt: ``"jsonl"``, ``"csv"`` or ``"parquet"``; default from the extension.
+        fieldnames_hint: CSV/Parquet columns to include even if the first row (batch) lacks
+            them (and the header/schema to write when no row arrives at all).
 
     Raises:
         OutputError: the path cannot be created or written, or its format is unknown.
@@ -165,6 +207,10 @@ def open_writer(
     except InputError as exc:
         raise OutputError(str(exc)) from None
     name = os.fspath(path)
+    if kind == "parquet":
+        from .parquet import ParquetRowWriter
+
+        return cast(RowWriter, ParquetRowWriter(name, fieldnames_hint))
     stream, owned = _open_output(name)
     if kind == "jsonl":
         return _JsonlWriter(stream, owned, name)
@@ -398,6 +444,9 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+_CSV_HOLD_ROWS = 10_000
+
+
 class _CsvWriter(_Writer):
     def __init__(
         self, stream: IO[bytes], owned: bool, name: str, hint: Sequence[str] | None
@@ -407,19 +456,37 @@ class _CsvWriter(_Writer):
         self._csv = csv.writer(self._text)
         self._hint = list(hint or ())
         self._fields: list[str] | None = None
+        # Rows held back until the header is known: an unreadable first line has none of
+        # the input's columns, so the header waits for a readable row (or the end).
+        self._held: list[dict[str, Any]] = []
 
     def write(self, row: dict[str, Any]) -> None:
         try:
             if self._fields is None:
-                self._fields = list(row) + [k for k in self._hint if k not in row]
-                self._csv.writerow(self._fields)
+                self._held.append(row)
+                if "raw" in row and "line" in row and len(self._held) < _CSV_HOLD_ROWS:
+                    return
+                self._start()
+                return
             self._csv.writerow([_cell(row.get(k)) for k in self._fields])
         except OSError as exc:
             raise self._fail(exc) from None
 
+    def _start(self) -> None:
+        """Write the header (union of the held rows' keys, readable rows first) and them."""
+        fields: dict[str, None] = {}
+        for row in sorted(self._held, key=lambda r: "raw" in r and "line" in r):
+            fields.update(dict.fromkeys(row))
+        fields.update(dict.fromkeys(self._hint))
+        self._fields = list(fields)
+        self._csv.writerow(self._fields)
+        held, self._held = self._held, []
+        for row in held:
+            self._csv.writerow([_cell(row.get(k)) for k in self._fields])
+
     def _finish(self) -> None:
-        if self._fields is None and self._hint:
-            self._csv.writerow(self._hint)
+        if self._fields is None and (self._held or self._hint):
+            self._start()
         self._text.flush()
         self._text.detach()  # the byte stream is closed (or left open) by _Writer.close
 

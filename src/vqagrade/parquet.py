@@ -1,0 +1,349 @@
+"""Parquet in and out, streamed by record batch; the Arrow types of the output columns.
+
+Reading goes one record batch at a time (``ParquetFile.iter_batches``), so memory is one
+batch, never the file. A directory input means every ``*.parquet`` file directly inside it,
+in name order (what Spark, Ray and Dask write). ``InputRow.line`` is the 1-based row number
+across the whole input.
+
+Writing turns rows into record batches (8k rows) under one schema, fixed by the first batch,
+and writes a row group every 64k rows. The schema: the columns of the rows in that first
+batch in first-seen order, then the ``fieldnames_hint`` columns they lack. vqagrade's own
+columns always have the same types (see :func:`column_types`); a pass-through column takes
+the type its first-batch values have (a column that is all null or of mixed types there is
+stored as text, non-strings as JSON). Later rows fill missing columns with null; keys outside
+the schema are dropped, as in CSV. pyarrow is imported here, never on the JSON lines or CSV
+path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Generator, Sequence
+from operator import itemgetter
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
+
+from .errors import InputError, OutputError
+from .fallback import JUDGE_FIELDS
+from .io import InputRow, RowWriter
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = [
+    "CONTRACT_COLUMNS",
+    "ERROR_COLUMNS",
+    "JUDGE_COLUMNS",
+    "ParquetRowWriter",
+    "column_types",
+    "count_rows",
+    "iter_parquet",
+    "parquet_files",
+]
+
+CONTRACT_COLUMNS = ("score", "method", "gt_label", "pred_label", "options", "reason")
+"""The fields every output row gains (the design's row contract), in order."""
+JUDGE_COLUMNS = JUDGE_FIELDS
+"""Extra fields of rows the LLM judge saw."""
+ERROR_COLUMNS = ("line", "raw")
+"""Fields of an error row for a record that could not be read at all."""
+
+READ_BATCH_ROWS = 16_384
+WRITE_BATCH_ROWS = 8_192
+ROW_GROUP_ROWS = 65_536
+
+
+def column_types() -> dict[str, pa.DataType]:
+    """The fixed Arrow type of every column vqagrade adds to a row."""
+    import pyarrow as pa
+
+    return {
+        "score": pa.float64(),
+        "method": pa.string(),
+        "gt_label": pa.string(),
+        "pred_label": pa.string(),
+        "options": pa.list_(pa.string()),
+        "reason": pa.string(),
+        "judge_model": pa.string(),
+        "judge_prompt": pa.string(),
+        "judge_raw": pa.string(),
+        "judge_cached": pa.bool_(),
+        "line": pa.int64(),
+        "raw": pa.string(),
+    }
+
+
+# ---- reading ---------------------------------------------------------------------------------
+
+
+def parquet_files(path: str | os.PathLike[str]) -> list[str]:
+    """The Parquet files of an input: the file itself, or a directory's ``*.parquet`` files.
+
+    Raises:
+        InputError: the path does not exist, is stdin, or is a directory without Parquet files.
+    """
+    name = os.fspath(path)
+    if name == "-":
+        raise InputError("Parquet cannot be read from stdin (it needs a seekable file)")
+    if os.path.isdir(name):
+        files = sorted(
+            str(p) for p in Path(name).iterdir() if p.suffix.lower() == ".parquet" and p.is_file()
+        )
+        if not files:
+            raise InputError(f"no *.parquet files in the directory {name!r}")
+        return files
+    if not os.path.exists(name):
+        raise InputError(f"cannot read {name!r}: No such file or directory")
+    return [name]
+
+
+def _open(name: str) -> Any:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        # Stream pages through a 1 MiB buffer: pre-buffering reads whole column chunks, which
+        # for a file written as one big row group is most of the file.
+        return pq.ParquetFile(name, pre_buffer=False, buffer_size=1 << 20)
+    except (OSError, pa.ArrowException) as exc:
+        raise InputError(f"cannot read {name!r} as Parquet: {exc}") from None
+
+
+def iter_parquet(
+    path: str | os.PathLike[str], batch_rows: int = READ_BATCH_ROWS
+) -> Generator[InputRow, None, None]:
+    """Stream the rows of a Parquet file or directory, one :class:`InputRow` each, in order.
+
+    The first file is opened before this returns, so a missing or corrupt file raises here.
+
+    Raises:
+        InputError: a file is missing or not Parquet (a later file of a directory, or a
+            corrupt page, raises during iteration).
+    """
+    files = parquet_files(path)
+    first = _open(files[0])
+    return _rows(files, first, batch_rows)
+
+
+def _rows(files: list[str], first: Any, batch_rows: int) -> Generator[InputRow, None, None]:
+    import pyarrow as pa
+
+    n = 0
+    for i, name in enumerate(files):
+        pf = first if i == 0 else _open(name)
+        try:
+            for batch in pf.iter_batches(batch_size=batch_rows, use_threads=False):
+                for data in batch.to_pylist():
+                    n += 1
+                    yield InputRow(n, data)
+        except (OSError, pa.ArrowException) as exc:
+            raise InputError(f"cannot read {name!r}: {exc}") from None
+        finally:
+            pf.close()
+
+
+def count_rows(path: str | os.PathLike[str]) -> int:
+    """Rows in a Parquet file or directory, from the footers alone (for progress and ETA).
+
+    Raises:
+        InputError: as :func:`parquet_files`, or a footer cannot be read.
+    """
+    total = 0
+    for name in parquet_files(path):
+        pf = _open(name)
+        try:
+            total += int(pf.metadata.num_rows)
+        finally:
+            pf.close()
+    return total
+
+
+# ---- writing ---------------------------------------------------------------------------------
+
+
+class ParquetRowWriter:
+    """Writes row dicts to a Parquet file (or stdout) in record batches of fixed schema.
+
+    Rows are turned into Arrow record batches every ``batch_rows`` rows (compact, unlike the
+    dicts) and written as one row group every ``row_group_rows`` rows.
+
+    Args:
+        path: the output file, or ``"-"`` for stdout.
+        fieldnames_hint: columns to include even if the first batch lacks them (typed from
+            :func:`column_types` when they are vqagrade's, else text).
+        batch_rows: rows per record batch; the first one fixes the schema.
+        row_group_rows: rows per Parquet row group.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        fieldnames_hint: Sequence[str] | None = None,
+        batch_rows: int = WRITE_BATCH_ROWS,
+        row_group_rows: int = ROW_GROUP_ROWS,
+    ) -> None:
+        import pyarrow as pa
+
+        self._pa = pa
+        self._name = os.fspath(path)
+        self._hint = list(fieldnames_hint or ())
+        self._batch_rows = batch_rows
+        self._row_group_rows = max(row_group_rows, 1)
+        self._rows: list[dict[str, Any]] = []
+        self._batches: list[pa.RecordBatch] = []
+        self._buffered = 0
+        self._schema: pa.Schema | None = None
+        self._writer: Any = None
+        self._closed = False
+        self._sink: BinaryIO | None = None
+        if self._name != "-":
+            try:  # fail now on an unwritable path, not after the first rows
+                self._sink = cast(BinaryIO, open(self._name, "wb"))
+            except OSError as exc:
+                raise OutputError(f"cannot write {self._name!r}: {exc.strerror or exc}") from None
+
+    def write(self, row: dict[str, Any]) -> None:
+        """Buffer one row; batches and row groups are written as they fill."""
+        self._rows.append(row)
+        if len(self._rows) >= self._batch_rows:
+            self._convert()
+            if self._buffered >= self._row_group_rows:
+                self._write_group()
+
+    def close(self) -> None:
+        """Write what is buffered and the footer; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self._rows or self._schema is None:
+                self._convert()
+            self._write_group()
+            if self._writer is not None:
+                self._writer.close()
+        except (OSError, self._pa.ArrowException) as exc:
+            raise OutputError(f"cannot write {self._name!r}: {exc}") from None
+        finally:
+            if self._sink is not None:
+                self._sink.close()
+            else:
+                sys.stdout.buffer.flush()
+
+    def __enter__(self) -> RowWriter:
+        return cast(RowWriter, self)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _convert(self) -> None:
+        """Turn the buffered rows into a record batch (the first one fixes the schema)."""
+        import pyarrow.parquet as pq
+
+        pa = self._pa
+        rows, self._rows = self._rows, []
+        if self._schema is None:
+            self._schema = _first_schema(rows, self._hint)
+            sink = self._sink if self._sink is not None else sys.stdout.buffer
+            try:
+                self._writer = pq.ParquetWriter(pa.PythonFile(sink, mode="w"), self._schema)
+            except (OSError, pa.ArrowException) as exc:
+                raise OutputError(f"cannot write {self._name!r}: {exc}") from None
+        if not rows:
+            return
+        try:  # one C++ pass over the dicts, no Python objects made: the fast path
+            struct = pa.array(rows, type=pa.struct(list(self._schema)))
+            batch = pa.RecordBatch.from_struct_array(struct)
+        except (pa.ArrowException, OverflowError, TypeError):  # a value needs fixing up
+            fields = list(self._schema)
+            values = _columns(rows, [f.name for f in fields])
+            arrays = [_column(list(v), f) for v, f in zip(values, fields, strict=True)]
+            batch = pa.RecordBatch.from_arrays(arrays, schema=self._schema)
+        self._batches.append(batch)
+        self._buffered += len(rows)
+
+    def _write_group(self) -> None:
+        if not self._batches:
+            return
+        table = self._pa.Table.from_batches(self._batches, schema=self._schema)
+        self._batches, self._buffered = [], 0
+        try:
+            self._writer.write_table(table, row_group_size=self._row_group_rows)
+        except (OSError, self._pa.ArrowException) as exc:
+            raise OutputError(f"cannot write {self._name!r}: {exc}") from None
+
+
+def _columns(rows: list[dict[str, Any]], names: list[str]) -> list[Sequence[Any]]:
+    """The rows' values column by column (None where a row lacks a key)."""
+    if len(names) > 1:
+        get = itemgetter(*names)
+        try:  # the usual case, every row has every column: one C call per row
+            return list(zip(*[get(r) for r in rows], strict=True))
+        except KeyError:
+            pass
+    return [[r.get(name) for r in rows] for name in names]
+
+
+def _first_schema(rows: list[dict[str, Any]], hint: list[str]) -> pa.Schema:
+    import pyarrow as pa
+
+    names: dict[str, None] = {}
+    for row in rows:
+        for key in row:
+            if key not in names:
+                names[key] = None
+    for key in hint:
+        names.setdefault(key, None)
+    known = column_types()
+    fields = []
+    for name in names:
+        if not isinstance(name, str):
+            continue  # Parquet column names are strings; JSON keys always are
+        typ = known.get(name) or _infer([r.get(name) for r in rows])
+        fields.append(pa.field(name, typ))
+    return pa.schema(fields)
+
+
+def _infer(values: list[Any]) -> pa.DataType:
+    import pyarrow as pa
+
+    try:
+        typ = pa.array(values).type
+    except (pa.ArrowException, OverflowError, TypeError):
+        return pa.string()  # mixed types: stored as text
+    return pa.string() if pa.types.is_null(typ) else typ
+
+
+def _column(values: list[Any], field: pa.Field) -> pa.Array:
+    import pyarrow as pa
+
+    try:
+        return pa.array(values, type=field.type)
+    except (pa.ArrowException, OverflowError, TypeError):
+        pass
+    if pa.types.is_string(field.type):
+        return pa.array([_text(v) for v in values], type=pa.string())
+    try:  # e.g. ints in a float column
+        return pa.array(values).cast(field.type)
+    except (pa.ArrowException, OverflowError, TypeError):
+        kinds = sorted({type(v).__name__ for v in values if v is not None})
+        raise OutputError(
+            f"column {field.name!r} holds {', '.join(kinds)} values that do not fit its "
+            f"Parquet type {field.type}, fixed by the first rows; write JSON lines instead"
+        ) from None
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except ValueError:
+        return str(value)
