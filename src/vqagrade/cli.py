@@ -39,6 +39,13 @@ class Task(str, Enum):
     """Open-ended answers, 0-5 (rules for the certain cases, the Equivalence judge for the rest)."""
 
 
+class Engine(str, Enum):
+    """Where grading runs."""
+
+    local = "local"
+    ray = "ray"
+
+
 class PromptChoice(str, Enum):
     """The judge prompts for two-option grading (the user's seeds 000 and 001)."""
 
@@ -130,6 +137,38 @@ def score(
             help="Send every row to the judge, not only unsettled ones.", rich_help_panel="Judge"
         ),
     ] = False,
+    judge_batch: Annotated[
+        bool,
+        typer.Option(
+            help="Send the unsettled rows as OpenAI Batch API jobs and exit; "
+            "'vqagrade batch collect ID' then fills the cache for a re-run.",
+            rich_help_panel="Judge",
+        ),
+    ] = False,
+    workers: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            min=1,
+            help="Grading processes (default: every core for inputs over 5 MB, else 1).",
+            rich_help_panel="Scale",
+        ),
+    ] = None,
+    engine: Annotated[
+        Engine,
+        typer.Option(help="local, or ray (pip install 'vqagrade[ray]').", rich_help_panel="Scale"),
+    ] = Engine.local,
+    ray_address: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            help="Ray cluster address (default: a fresh local Ray).", rich_help_panel="Scale"
+        ),
+    ] = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option(
+            help="With --engine ray: replace a non-empty output folder.", rich_help_panel="Scale"
+        ),
+    ] = False,
     task: Annotated[
         Task,
         typer.Option(help="close: two-option, 0/0.5/1; open: open-ended, 0-5 (Equivalence)."),
@@ -159,6 +198,16 @@ def score(
         option_a=option_a_field,
         option_b=option_b_field,
     )
+    if engine is Engine.ray:
+        _score_on_ray(input, output, ray_address, overwrite, fields, lexicon, in_format, quiet)
+        if judge_model:
+            typer.echo(
+                "vqagrade: the ray engine grades by the rules only; judge its unresolved rows "
+                "with the local engine",
+                err=True,
+            )
+        return
+    offline = dry_run or judge_batch  # grade by the rules now, collect rows for the judge
     judge = None
     if judge_model:
         judge = _judge(
@@ -173,10 +222,10 @@ def score(
             no_cache,
             dry_run,
         )
-    elif dry_run or judge_all:
-        raise _fail("--dry-run and --judge-all need --judge-model")
+    elif dry_run or judge_all or judge_batch:
+        raise _fail("--dry-run, --judge-all and --judge-batch need --judge-model")
     fallback = None
-    if judge is not None and not dry_run:
+    if judge is not None and not offline:
         from .fallback import JudgeFallback
 
         fallback = JudgeFallback(judge)
@@ -194,6 +243,7 @@ def score(
             raise _fail(str(exc)) from None
     else:
         grader = _grader(lexicon, fields=fields, judge=fallback, judge_all=judge_all)
+    n_workers = workers or _default_workers(input)
     summary = Summary()
     pending: list[tuple[str, str, str]] = []
     junit_writer = None
@@ -209,15 +259,43 @@ def score(
                 gt_field=gt_field,
                 pred_field=pred_field,
             )
+        from .io import count_rows
+        from .pipeline import JudgeQueueStats
+        from .progress import progress
+
         rows = read_rows(input, in_format)
-        with open_writer(output, out_format) as writer:
-            for out in grader.grade_rows(rows):
+        queue = JudgeQueueStats()
+        if task is Task.open or n_workers == 1 and fallback is None:
+            stream = grader.grade_rows(rows)
+        else:
+            from .parallel import grade_parallel
+
+            stream = grade_parallel(
+                rows,
+                workers=n_workers,
+                lexicons=[str(p) for p in lexicon or []],
+                fields=fields,
+                judge=fallback,
+                judge_all=judge_all,
+                judge_stats=queue,
+            )
+        total = count_rows(input, in_format) if input != "-" else None
+        with (
+            open_writer(output, out_format) as writer,
+            progress(
+                total,
+                enabled=False if quiet else None,
+                judge_in_flight=(lambda: queue.in_flight) if fallback is not None else None,
+            ) as bar,
+        ):
+            for out in stream:
                 writer.write(out)
                 summary.add(out)
+                bar.advance()
                 if junit_writer is not None:
                     junit_writer.add(out)
                 if (
-                    dry_run
+                    offline
                     and out.get("method") != "error"
                     and (judge_all or out.get("method") == "unresolved")
                 ):
@@ -240,6 +318,8 @@ def score(
                 f"errors {dict(st.errors) or 0}",
                 err=True,
             )
+    if judge_batch and judge is not None:
+        _submit_batch(judge, pending)
     if dry_run and judge is not None:
         from .judge import JudgeRequest
 
@@ -258,6 +338,78 @@ def score(
         message = fail_under_message(summary, fail_under)
         if message:
             raise _fail(message, 1)
+
+
+def _default_workers(input: str) -> int:
+    """Every core for big inputs; one process (no start-up cost) for small ones."""
+    import os
+
+    try:
+        big = input != "-" and os.path.getsize(input) > 5_000_000
+    except OSError:
+        big = False
+    if not big:
+        return 1
+    from .parallel import default_workers
+
+    return default_workers()
+
+
+def _score_on_ray(
+    input: str,
+    output: str,
+    address: str | None,
+    overwrite: bool,
+    fields: Any,
+    lexicon: list[Path] | None,
+    in_format: str | None,
+    quiet: bool,
+) -> None:
+    from .errors import VqagradeError
+
+    try:
+        from .ray_engine import run_ray
+
+        run = run_ray(
+            input,
+            output,
+            address=address,
+            overwrite=overwrite,
+            fields=fields,
+            lexicons=[str(p) for p in lexicon or []],
+            in_format=in_format,
+            progress=not quiet,
+        )
+    except ImportError:
+        raise _fail("the ray engine needs Ray: pip install 'vqagrade[ray]'") from None
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
+    if not quiet:
+        typer.echo(
+            f"ray: {run.rows} rows graded into {run.files} Parquet files in {run.output} "
+            f"({run.seconds:.1f} s, {run.rows / max(run.seconds, 1e-9):,.0f} rows/s)",
+            err=True,
+        )
+
+
+def _submit_batch(judge: Any, pending: list[tuple[str, str, str]]) -> None:
+    from .errors import VqagradeError
+    from .judge import JudgeRequest
+    from .judge.batch import submit
+
+    try:
+        batches = submit(judge, [JudgeRequest(question=q, gt=g, pred=p) for q, g, p in pending])
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
+    if not batches:
+        typer.echo(
+            "judge batch: every unsettled row is already cached; re-run without it", err=True
+        )
+    for b in batches:
+        typer.echo(
+            f"judge batch: submitted {b.id} ({b.total} rows); then: vqagrade batch collect {b.id}",
+            err=True,
+        )
 
 
 def _triple(row: dict[str, Any], fields: Any) -> tuple[str, str, str]:
@@ -368,6 +520,56 @@ def bench(
             typer.echo(f"{d.kind.upper()} {d.id}: {d.question!r} gt={d.gt!r} pred={d.pred!r}")
             typer.echo(f"    want gt={d.expect_gt} pred in {d.accept_pred}; got {d.got}")
     typer.echo(result.render())
+
+
+batch_app = typer.Typer(no_args_is_help=True, help="Follow OpenAI Batch API judge jobs.")
+app.add_typer(batch_app, name="batch")
+
+BaseUrl = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option("--judge-base-url", help="OpenAI-compatible endpoint of the batch."),
+]
+KeyEnv = Annotated[
+    str, typer.Option("--judge-api-key-env", help="Environment variable holding the API key.")
+]
+
+
+@batch_app.command("status")
+def batch_status(
+    batch_id: Annotated[str, typer.Argument(help="The id 'score --judge-batch' printed.")],
+    judge_base_url: BaseUrl = None,
+    judge_api_key_env: KeyEnv = "OPENAI_API_KEY",
+) -> None:
+    """Where a batch stands."""
+    from .errors import VqagradeError
+    from .judge.batch import make_sync_client, status
+
+    try:
+        client = make_sync_client(judge_base_url, judge_api_key_env)
+        typer.echo(status(batch_id, client=client).render())
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
+
+
+@batch_app.command("collect")
+def batch_collect(
+    batch_id: Annotated[str, typer.Argument(help="The id 'score --judge-batch' printed.")],
+    judge_base_url: BaseUrl = None,
+    judge_api_key_env: KeyEnv = "OPENAI_API_KEY",
+    cache: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="Judge cache to fill (default: user cache dir)."),
+    ] = None,
+) -> None:
+    """Download a finished batch into the judge cache; re-run 'score' to use it."""
+    from .errors import VqagradeError
+    from .judge.batch import collect, make_sync_client
+
+    try:
+        client = make_sync_client(judge_base_url, judge_api_key_env)
+        typer.echo(collect(batch_id, cache_path=cache, client=client).render())
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
 
 
 @cache_app.command("stats")

@@ -257,19 +257,21 @@ def _text(raw: bytes) -> str:
     return raw.rstrip(b"\r\n").decode("utf-8", errors="replace")
 
 
-def _iter_jsonl(stream: IO[bytes], name: str) -> Iterator[InputRow]:
+def _iter_jsonl(stream: IO[bytes], name: str, skipped: int = 0) -> Iterator[InputRow]:
+    """JSON lines records; ``skipped`` lines come before ``stream`` (a slice of a file)."""
     # Hot path: one orjson call and one type check per line; everything unusual
     # (blank line, BOM, bad JSON, bad UTF-8) is sorted out in _odd_line.
     loads = orjson.loads
     decode_error = orjson.JSONDecodeError
-    n = 0
+    n = skipped
     blanks = 0
     for raw in stream:
         n += 1
         try:
             obj = loads(raw)
         except decode_error as exc:
-            row = _odd_line(raw, n, n == blanks + 1, exc, name)
+            first = not skipped and n == blanks + 1
+            row = _odd_line(raw, n, first, exc, name)
             if row is None:
                 blanks += 1
             else:

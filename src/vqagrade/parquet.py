@@ -41,6 +41,7 @@ __all__ = [
     "column_types",
     "count_rows",
     "iter_parquet",
+    "open_parquet",
     "parquet_files",
 ]
 
@@ -100,7 +101,8 @@ def parquet_files(path: str | os.PathLike[str]) -> list[str]:
     return [name]
 
 
-def _open(name: str) -> Any:
+def open_parquet(name: str) -> Any:
+    """A ParquetFile that streams pages (see :func:`iter_parquet`); InputError if unreadable."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -124,7 +126,7 @@ def iter_parquet(
             corrupt page, raises during iteration).
     """
     files = parquet_files(path)
-    first = _open(files[0])
+    first = open_parquet(files[0])
     return _rows(files, first, batch_rows)
 
 
@@ -133,7 +135,7 @@ def _rows(files: list[str], first: Any, batch_rows: int) -> Generator[InputRow, 
 
     n = 0
     for i, name in enumerate(files):
-        pf = first if i == 0 else _open(name)
+        pf = first if i == 0 else open_parquet(name)
         try:
             for batch in pf.iter_batches(batch_size=batch_rows, use_threads=False):
                 for data in batch.to_pylist():
@@ -153,7 +155,7 @@ def count_rows(path: str | os.PathLike[str]) -> int:
     """
     total = 0
     for name in parquet_files(path):
-        pf = _open(name)
+        pf = open_parquet(name)
         try:
             total += int(pf.metadata.num_rows)
         finally:

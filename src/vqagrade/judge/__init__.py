@@ -81,6 +81,14 @@ class Judge:
         """The chat messages that would be sent for ``request``."""
         return self.prompt.render(request.question, request.gt, request.pred)
 
+    def key(self, request: JudgeRequest) -> str:
+        """The cache key of ``request`` (also its ``custom_id`` in a Batch API job)."""
+        return self._key(request)
+
+    def request_body(self, request: JudgeRequest) -> dict[str, Any]:
+        """The chat-completions request body a live call would send for ``request``."""
+        return {"model": self.config.model, "messages": self.render(request), **self._params}
+
     def lookup(self, request: JudgeRequest) -> JudgeVerdict | None:
         """The cached verdict for ``request``, without calling the judge."""
         if self._cache is None:
