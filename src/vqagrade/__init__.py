@@ -28,6 +28,10 @@ _EXPORTS = {
     "FieldMap": "grader",
     "grade": "grader",
     "grade_rows": "grader",
+    "grade_table": "arrow",
+    "grade_frame": "arrow",
+    "OpenGrader": "open_task",
+    "assert_grade": "testing",
     "Lexicon": "lexicon",
     "load_lexicon": "lexicon",
     "VqagradeError": "errors",
@@ -50,20 +54,27 @@ __all__ = [
     "LexiconError",
     "Mention",
     "Method",
+    "OpenGrader",
     "OutputError",
     "VqagradeError",
+    "assert_grade",
     "grade",
+    "grade_frame",
     "grade_rows",
+    "grade_table",
     "load_lexicon",
     "score",
 ]
 
 if TYPE_CHECKING:
+    from .arrow import grade_frame, grade_table
     from .errors import InputError, JudgeError, LexiconError, OutputError, VqagradeError
     from .grader import FieldMap, Grader, grade, grade_rows
     from .labels import TRUTH_TABLE, Label, score
     from .lexicon import Lexicon, load_lexicon
+    from .open_task import OpenGrader
     from .records import AnswerTrace, Grade, Mention, Method
+    from .testing import assert_grade
 
 
 def __getattr__(name: str) -> Any:
