@@ -397,12 +397,6 @@ def test_mixed_file_from_stdin() -> None:
     _check(_parse(proc.stdout), expected, data, jsonl=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: in CSV output an unreadable record's `line` and `raw` are dropped when the "
-    "header came from a good first row (the CSV header is fixed by the first output row and "
-    "`score` passes no fieldnames_hint), so the error row cannot be traced to its input line",
-)
 @pytest.mark.parametrize(
     ("name", "build", "cases"),
     [

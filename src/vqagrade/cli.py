@@ -259,7 +259,8 @@ def score(
                 gt_field=gt_field,
                 pred_field=pred_field,
             )
-        from .io import count_rows
+        from .arrow import writer_hint
+        from .io import count_rows, detect_format
         from .pipeline import JudgeQueueStats
         from .progress import progress
 
@@ -281,7 +282,14 @@ def score(
             )
         total = count_rows(input, in_format) if input != "-" else None
         with (
-            open_writer(output, out_format) as writer,
+            open_writer(
+                output,
+                out_format,
+                # CSV/Parquet columns must not depend on which rows come first.
+                fieldnames_hint=writer_hint(
+                    detect_format(input, in_format), judge=fallback is not None
+                ),
+            ) as writer,
             progress(
                 total,
                 enabled=False if quiet else None,
@@ -378,7 +386,7 @@ def _score_on_ray(
             fields=fields,
             lexicons=[str(p) for p in lexicon or []],
             in_format=in_format,
-            progress=not quiet,
+            progress=sys.stderr.isatty() and not quiet,
         )
     except ImportError:
         raise _fail("the ray engine needs Ray: pip install 'vqagrade[ray]'") from None
