@@ -717,11 +717,6 @@ def test_extra_csv_columns_pass_through(tmp_path: Path) -> None:
     assert _without_contract(got) == rows[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: integers beyond 64 bits are read by orjson as floats, so an id or extra field "
-    "such as 123456789012345678901234567890 comes out as 1.2345678901234568e+29 (io._iter_jsonl)",
-)
 def test_big_integer_fields_pass_through(tmp_path: Path) -> None:
     big = 123456789012345678901234567890
     src = tmp_path / "in.jsonl"

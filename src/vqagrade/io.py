@@ -263,6 +263,7 @@ def _iter_jsonl(stream: IO[bytes], name: str, skipped: int = 0) -> Iterator[Inpu
     # (blank line, BOM, bad JSON, bad UTF-8) is sorted out in _odd_line.
     loads = orjson.loads
     decode_error = orjson.JSONDecodeError
+    big_int = _BIG_INT.search
     n = skipped
     blanks = 0
     for raw in stream:
@@ -278,9 +279,15 @@ def _iter_jsonl(stream: IO[bytes], name: str, skipped: int = 0) -> Iterator[Inpu
                 yield row
             continue
         if type(obj) is dict:
+            if big_int(raw):
+                # orjson reads integers past 64 bits as floats: ids must survive unchanged.
+                obj = json.loads(raw)
             yield InputRow(n, obj)
         else:
             yield _not_object(obj, raw, n)
+
+
+_BIG_INT = re.compile(rb"\d{19}")
 
 
 def _not_object(obj: object, raw: bytes, n: int) -> InputRow:
