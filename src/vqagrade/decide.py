@@ -1,0 +1,247 @@
+"""The decision: {A} -> A, {B} -> B, both/none cues, complements; anything else abstains."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any
+
+from .labels import Label
+from .lexicon import Lexicon
+from .options import Options
+from .reading import (
+    _AND,
+    _COORD,
+    _COPULA,
+    _CUE_FILLER,
+    _NEG_WINDOW,
+    _NEGATORS,
+    _OR,
+    _POST_WINDOW,
+    _SUBJECT_FILLER,
+    _YES_NO_LEAD,
+    Hit,
+    Reading,
+    Verdict,
+    clause_end,
+    clause_start,
+    content_word,
+    other_option,
+)
+
+_EXCLUSIVE = frozenset({"modality", "sequence", "plane", "projection", "sex"})
+_VISIBILITY = frozenset(
+    {"visible", "see", "seen", "show", "shown", "depict", "depicted", "display", "displayed"}
+    | {"include", "included", "image", "imaged", "picture", "identified", "captured", "view"}
+    | {"demonstrate", "demonstrated", "visualized", "evident", "appreciated", "noted"}
+)
+
+
+def _exclusive(opts: Options, lex: Lexicon) -> bool:
+    """Options that cannot both hold of one image (CT and MRI, T1 and T2, male and female)."""
+    classes = [
+        {c for w in o.key for c in lex.parallel.get(w, set())} & _EXCLUSIVE
+        for o in (opts.a, opts.b)
+    ]
+    return bool(classes[0] & classes[1])
+
+
+def _says_more(r: Reading, opts: Options, lex: Lexicon) -> bool:
+    """Whether the answer says more than the options and a both cue ("Both CT and MRI")."""
+    option_words = set(opts.a.words) | set(opts.b.words)
+    return any(
+        w not in option_words and w not in lex.both.phrases_words and content_word(w, lex)
+        for w in r.words
+    )
+
+
+def _about_question(r: Reading, i: int, j: int, opts: Options, lex: Lexicon) -> bool:
+    """Whether the clause around words[i:j] says something the question asks about."""
+    lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
+    option_words = set(opts.a.words) | set(opts.b.words)
+    rest = [
+        w
+        for k, w in enumerate(r.words)
+        if r.starts[k] >= lo
+        and r.ends[k] <= hi
+        and w not in option_words
+        and w not in lex.both.phrases_words
+        and content_word(w, lex)
+    ]
+    if not rest:
+        return True
+    # Only a remark that the options are visible is not an answer ("both kidneys are
+    # visible"); any other predicate is taken as the question's.
+    return not all(w in _VISIBILITY for w in rest)
+
+
+def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Options) -> Verdict:
+    f, words = r.focus, r.words
+    owned = {i for h in hits for i in range(h.first, h.last + 1)}
+    both_cue = [(i, j) for i, j in r.both_cue if i not in owned]
+    none_cue = [(i, j) for i, j in r.none_cue if i not in owned]
+    cues += ["both:" + " ".join(words[i:j]) for i, j in both_cue]
+    cues += ["none:" + " ".join(words[i:j]) for i, j in none_cue]
+    aff = {h.option for h in hits if h.negation is None}
+    neg = {h.option for h in hits if h.negation is not None}
+    t_hits, t_cues = tuple(hits), tuple(cues)
+
+    def verdict(label: Label | None, rule: str, reason: str) -> Verdict:
+        return Verdict(label, rule, reason, f, t_hits, t_cues)
+
+    if opts.source == "or-not" and hits and not both_cue and not none_cue:
+        return _or_not(hits, words, opts, verdict)
+    if opts.source == "or-not" and not hits and r.lead is not None:
+        # "Yes, it does." to "Does this image use contrast or not?"
+        lab = Label.A if r.lead in lex.yes else Label.B
+        return verdict(lab, "or-not", "yes/no to an 'X or not' question")
+    if aff & neg:
+        return verdict(None, "contradiction", "the answer both affirms and denies an option")
+    if both_cue and not hits:
+        i, j = both_cue[0]
+        after = range(j, min(len(words), j + _POST_WINDOW))
+        denied_after = opts.abnormal_question and any(
+            lex.neg_after_state.match_at(words, k) or lex.neg_after.match_at(words, k)
+            for k in after
+        )
+        if denied_after or any(w in _NEGATORS for w in words[max(0, i - _NEG_WINDOW) : i]):
+            # "no effusion bilaterally", "both kidneys are normal": neither side has it.
+            both_cue, none_cue = [], [*none_cue, both_cue[0]]
+    if (both_cue or none_cue) and not hits:
+        # Without a mention, the cue must be the answer ("Both.", "Bilateral", "Neither is
+        # abnormal"), not a remark about something else ("Both lungs are clear").
+        cue_words = {w for i, j in both_cue + none_cue for w in words[i:j]}
+        other = [
+            w
+            for w in words
+            if w not in cue_words
+            and w not in opts.context
+            and w not in lex.stopwords
+            and w not in lex.generic
+            and w not in _CUE_FILLER
+        ]
+        first, end = (both_cue + none_cue)[0]
+        direct = first == 0 and (end >= len(words) or _YES_NO_LEAD.match(f[r.ends[end - 1] :]))
+        about = [w for w in words if w in opts.context and w not in lex.stopwords]
+        if other and not direct and not (len(other) <= 2 and about):
+            why = f"a both/none cue about something else ('{' '.join(other[:3])}')"
+            return verdict(None, "cue-elsewhere", why)
+    if both_cue and hits:
+        # "Both the left and right kidneys are visible": a cue about something the question
+        # does not ask, or about options that cannot both hold (CT and MRI), is no answer.
+        i, j = both_cue[0]
+        if (_exclusive(opts, lex) and _says_more(r, opts, lex)) or not _about_question(
+            r, i, j, opts, lex
+        ):
+            both_cue = []
+            if aff == {Label.A, Label.B}:
+                return verdict(None, "both-mentioned", "names both options without an answer")
+    if both_cue and aff:
+        i, j = both_cue[0]
+        if any(
+            lex.neg_after_state.match_at(words, k) or lex.neg_after.match_at(words, k)
+            for k in range(j, min(len(words), j + _POST_WINDOW))
+        ):
+            both_cue = []  # "Both lungs look clear; the liver has a nodule": the cue is denied
+    if none_cue and any(lex.neg_after_state.match_at(words, k) for k in range(len(words))):
+        # "Neither the heart nor the lung appears normal" says both are abnormal.
+        return verdict(None, "contradiction", "a 'neither' cue around a state word")
+    if both_cue:
+        if neg:
+            return verdict(None, "contradiction", "a 'both' cue next to a denied option")
+        if aff in ({Label.A, Label.B}, set()):
+            return verdict(Label.BOTH, "both-cue", "a 'both' cue affirms both options")
+        return verdict(None, "contradiction", "a 'both' cue but only one option affirmed")
+    if none_cue:
+        if aff:
+            return verdict(None, "contradiction", "a 'none' cue next to an affirmed option")
+        return verdict(Label.NONE, "none-cue", "a 'neither/none' cue")
+    if len(aff) == 1:
+        lab = next(iter(aff))
+        other_subject = _other_subject(r, hits, lab, opts, lex)
+        if other_subject:
+            why = f"says it of '{other_subject}', not of what the question asks about"
+            return verdict(None, "other-subject", why)
+        return verdict(lab, "mention", f"affirms option {lab.value} only")
+    if len(aff) == 2:
+        if _joined(hits, words, _OR, strict=False):
+            return verdict(None, "hedge", "names both options as alternatives ('X or Y')")
+        if _joined(hits, words, _AND, strict=True):
+            if any(w in {"between", "vs", "versus"} for w in words[: hits[0].first]):
+                return verdict(None, "hedge", "weighs one option against the other")
+            first = min(h.first for h in hits)
+            last = max(h.last for h in hits)
+            if (_exclusive(opts, lex) and _says_more(r, opts, lex)) or not _about_question(
+                r, first, last + 1, opts, lex
+            ):
+                return verdict(None, "both-mentioned", "names both options without an answer")
+            return verdict(Label.BOTH, "both-and", "affirms both options ('X and Y')")
+        return verdict(None, "both-mentioned", "mentions both options without choosing")
+    if neg == {Label.A, Label.B}:
+        return verdict(Label.NONE, "both-denied", "denies both options")
+    if len(neg) == 1:
+        denied = next(iter(neg))
+        if opts.complementary:
+            lab = other_option(denied)
+            return verdict(lab, "complement", f"denies option {denied.value}, the only other")
+        return verdict(None, "denial-only", f"denies option {denied.value} without naming another")
+    return verdict(None, "no-option", "names neither option")
+
+
+def _other_subject(
+    r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Lexicon
+) -> str | None:
+    """For normal/abnormal questions: the subject of "... is normal" when it is something the
+    question does not ask about ("Overall, the heart and mediastinum are normal")."""
+    if not opts.normal_question:
+        return None
+    words = r.words
+    found: str | None = None
+    for h in hits:
+        if h.option is not lab or h.negation:
+            continue
+        first = bisect_left(r.starts, clause_start(r, h.start))
+        before = [
+            w
+            for w in words[first : h.first]
+            if w not in lex.generic
+            and w not in lex.stopwords
+            and w not in _COPULA
+            and w not in _SUBJECT_FILLER
+        ]
+        if before:  # the question's own words may name the subject ("the appendix")
+            before = [w for w in before if w not in opts.context]
+        if not before:
+            return None  # one plain "the image is normal" is enough
+        found = found or " ".join(before)
+    return found
+
+
+def _or_not(hits: list[Hit], words: tuple[str, ...], opts: Options, verdict: Any) -> Verdict:
+    """ "X or not?": X's head word decides ("an air-fluid level is present" despite "no free
+    air"); otherwise any word of X, or a word only "not X" has ("no contrast")."""
+    if any(h.option is Label.B for h in hits):  # a word only "not X" has: "no contrast"
+        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")  # type: ignore[no-any-return]
+    head = opts.a.words[-1]
+    on_head = [h for h in hits if head in words[h.first : h.last + 1]]
+    pool = on_head or hits
+    says_not = {h.option is Label.B or h.negation is not None for h in pool}
+    if says_not == {True}:
+        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")  # type: ignore[no-any-return]
+    if says_not == {False}:
+        return verdict(Label.A, "or-not", "affirms X in an 'X or not' question")  # type: ignore[no-any-return]
+    return verdict(None, "contradiction", "both affirms and denies X")  # type: ignore[no-any-return]
+
+
+def _joined(hits: list[Hit], words: tuple[str, ...], conj: frozenset[str], *, strict: bool) -> bool:
+    """True when mentions of different options are linked by one of `conj` words.
+
+    With `strict`, nothing but coordination may stand between them: "hyperintense on T1
+    and hypointense on T2" is not "both".
+    """
+    for a, b in zip(hits, hits[1:], strict=False):
+        between = words[a.last + 1 : b.first]
+        if a.option == b.option or not any(w in conj for w in between):
+            continue
+        if not strict or all(w in _COORD for w in between):
+            return True
+    return False

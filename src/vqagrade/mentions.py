@@ -1,0 +1,202 @@
+"""Where an answer names an option: whole words through the lexicons, guarded fuzzy matching
+for typos; then the mentions that name something else are set aside (a side word on another
+organ, a landmark, a hypothetical sentence, a side read from the other frame).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz import fuzz
+
+from .labels import Label
+from .lexicon import Lexicon
+from .options import Options, stem
+from .reading import (
+    _ARTICLES,
+    _COPULA,
+    _FUZZY_MARGIN,
+    _FUZZY_MIN_LEN,
+    _FUZZY_SCORE,
+    _NEGATORS,
+    _SIDE_NOUNS,
+    Hit,
+    Reading,
+    clause_end,
+    clause_start,
+)
+from .text import PhraseSet
+
+
+@dataclass(frozen=True, slots=True)
+class _Matcher:
+    phrases: PhraseSet
+    owner: dict[tuple[str, ...], Label]
+    fuzzy_keys: tuple[tuple[str, Label], ...]
+    both_owner: Label | None
+
+
+@lru_cache(maxsize=65536)
+def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
+    """Phrases that name each option: whole option, its distinguishing words, each such word."""
+    cands: dict[tuple[str, ...], set[Label]] = {}
+    for label, opt, other in ((Label.A, opts.a, opts.b), (Label.B, opts.b, opts.a)):
+        phrases = {opt.words, opt.key}
+        phrases.update((w,) for w in opt.key if w not in lex.generic and w not in other.words)
+        phrases.update((w,) for w in opt.surface if w not in other.surface and w not in other.words)
+        for w in opt.key:
+            # "a CT angiogram" names option CT, unless the other option is the narrower term
+            phrases.update(
+                (n,) for n in lex.narrower.get(w, ()) if n not in other.words + other.key
+            )
+        if opts.source == "or-not" and label is Label.A:
+            # "Is a nodule present or not?": every word of X names A; B is X denied.
+            phrases.update((w,) for w in opt.words if w not in lex.generic)
+        if opts.source == "or-not" and label is Label.B:
+            # "not X" is named by its own words ("noncontrast"), never by a bare "no".
+            phrases = {p for p in phrases if not (len(p) == 1 and p[0] in _NEGATORS)}
+        for p in phrases:
+            if p:
+                cands.setdefault(p, set()).add(label)
+    owner = {p: next(iter(ls)) for p, ls in cands.items() if len(ls) == 1}
+    both_words = {w for p in lex.both.phrases for w in p}
+    both_owner = None
+    for label, opt in ((Label.A, opts.a), (Label.B, opts.b)):
+        if any(w in both_words for w in opt.key):
+            both_owner = label
+            for p in lex.both.phrases:
+                owner.setdefault(p, label)
+    near = any(fuzz.ratio(x, y) >= 60 for x in opts.a.key for y in opts.b.key)
+    fuzzy: tuple[tuple[str, Label], ...] = ()
+    if not near:
+        fuzzy = tuple(
+            (p[0], lab) for p, lab in owner.items() if len(p) == 1 and len(p[0]) >= _FUZZY_MIN_LEN
+        )
+    return _Matcher(PhraseSet(owner), owner, fuzzy, both_owner)
+
+
+def find_hits(r: Reading, m: _Matcher) -> list[Hit]:
+    words, starts, ends = r.words, r.starts, r.ends
+    hits: list[Hit] = []
+    taken: set[int] = set()
+    for i, j in m.phrases.find(words):
+        hits.append(Hit(m.owner[words[i:j]], i, j - 1, starts[i], ends[j - 1], "word"))
+        taken.update(range(i, j))
+    if m.fuzzy_keys and r.oov:
+        for i in r.oov:
+            if i in taken:
+                continue
+            w = words[i]
+            if any(k in w or w in k for k, _ in m.fuzzy_keys):
+                continue  # "unobstructed" holds "obstructed": a different word, not a typo
+            scored = sorted(((fuzz.ratio(w, k), lab) for k, lab in m.fuzzy_keys), reverse=True)
+            best, lab = scored[0]
+            rival = next((s for s, other in scored[1:] if other != lab), 0.0)
+            if best >= _FUZZY_SCORE and best - rival >= _FUZZY_MARGIN:
+                hits.append(Hit(lab, i, i, starts[i], ends[i], "fuzzy"))
+    hits.sort(key=lambda h: h.first)
+    return hits
+
+
+def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hit]:
+    """Drop mentions that name something else: a side word on another organ ("the left
+    ventricle" when asked which lung), a landmark ("near the spleen"), or an option's head
+    noun with the other side ("the left kidney" for option "right kidney")."""
+    words = r.words
+    out = []
+    for h in hits:
+        span = words[h.first : h.last + 1]
+        if h.first == h.last and _off_structure(r, h, hits, opts, lex):
+            continue
+        lo = clause_start(r, h.start)
+        if any(
+            k >= 0
+            and r.starts[k] >= lo
+            and (p := lex.landmark.match_at(words, k)) is not None
+            and all(w in _ARTICLES for w in words[k + len(p) : h.first])
+            for k in range(h.first - 4, h.first)
+        ):
+            continue  # "near the spleen": a landmark
+        if h.first == h.last and h.first > 0:
+            own = opts.a if h.option is Label.A else opts.b
+            prev = words[h.first - 1]
+            if (
+                span[0] in own.key
+                and len(own.key) > 1
+                and prev not in own.words
+                and lex.parallel.get(prev, set())
+                & {c for w in own.key for c in lex.parallel.get(w, set())}
+            ):
+                continue  # "the left kidney" is not option "right kidney"
+        out.append(h)
+    return out
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n]")
+
+
+def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
+    """Set aside mentions in sentences about what is usual or hypothetical ("would")."""
+    if not hits or (not lex.conditional.find(r.words) and "?" not in r.focus):
+        return hits
+    ends = [m.start() for m in _SENTENCE_END.finditer(r.focus)] + [len(r.focus)]
+    hedged: set[int] = set()
+    for i, _ in lex.conditional.find(r.words):
+        hedged.add(bisect_left(ends, r.starts[i]))
+    for n, e in enumerate(ends):
+        if e < len(r.focus) and r.focus[e] == "?":
+            hedged.add(n)  # an echoed question: "Is this a CT or an MRI? The image is an MRI."
+    return [h for h in hits if bisect_left(ends, h.start) not in hedged]
+
+
+def frame_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """A side read from the image when the question asks the patient's side, or the reverse."""
+    sides = [h for h in hits if "laterality" in lex.parallel.get(r.words[h.first], set())]
+    if not sides:
+        return None
+    for h in sides:
+        near = r.words[max(0, h.first - 3) : h.last + 5]
+        image = any(w in lex.image_frame for w in near)
+        patient = any(w in lex.patient_frame for w in near)
+        if not (image or patient):
+            continue  # the question's words are read only when the answer names a frame
+        q_patient = any(w in opts.context for w in lex.patient_frame)
+        q_image = any(w in opts.context for w in lex.image_frame)
+        if q_patient and image:
+            return "gives the side as seen in the image; the question asks the patient's side"
+        if q_image and not q_patient and patient:
+            return "gives the patient's side; the question reads sides from the image"
+    return None
+
+
+def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexicon) -> bool:
+    """A bare side word followed by a structure the question does not name."""
+    word = r.words[h.first]
+    if word not in ("left", "right"):
+        return False
+    parts: set[str] | None = None  # read lazily: most side words end their phrase at once
+    hi = clause_end(r, h.end)
+    seen = 0
+    for j in range(h.last + 1, len(r.words)):
+        if r.ends[j] > hi or seen == 2:
+            break
+        w = r.words[j]
+        if w in _SIDE_NOUNS:
+            continue
+        if w not in lex.stopwords and w not in _COPULA and parts is None:
+            parts = {p for c in opts.context for p in lex.parts.get(c, ())}
+        if parts and w in parts:
+            continue
+        if w in lex.stopwords or w in _COPULA:
+            break  # the noun phrase after the side word has ended
+        if "position" in lex.parallel.get(w, set()):
+            continue  # "right lower lobe": the position words qualify the side
+        if w in opts.context or stem(w) in opts.context or any(x.first == j for x in hits):
+            return False
+        if j == len(r.words) - 1 and r.focus.rstrip()[-1:].isalpha():
+            return False  # "... is the left hem": a word cut off, not another structure
+        seen += 1
+    return seen > 0

@@ -1,0 +1,129 @@
+"""Negation scoped to each mention: a cue before it in its clause ("not the left"), or right
+after it ("the radius is intact"), carried over coordinated mentions ("no X or Y").
+"""
+
+from __future__ import annotations
+
+from .labels import Label
+from .lexicon import Lexicon
+from .options import Options, stem
+from .reading import (
+    _COORD,
+    _COPULA,
+    _GAP_STOP,
+    _NEG_WINDOW,
+    _PLURAL,
+    _POST_GAP,
+    _REPORT_DENIALS,
+    Hit,
+    Reading,
+    clause_end,
+    clause_start,
+)
+
+
+def negate(
+    r: Reading, hits: list[Hit], opts: Options, lex: Lexicon
+) -> tuple[list[Hit], set[Label]]:
+    """Mark mentions denied by a cue before them in their clause, or right after them.
+
+    Returns the marked mentions and, for questions that ask which one is normal, the
+    options confirmed by a state cue ("the left kidney is normal").
+    """
+    words = r.words
+    out: list[Hit] = []
+    confirmed: set[Label] = set()
+    for h in hits:
+        cue = _cue_before(r, h, lex)
+        if cue is None:
+            cue, state = _cue_after(r, h, hits, opts, lex)
+            if state and opts.state_question:
+                confirmed.add(h.option)
+                cue = None
+        out.append(Hit(h.option, h.first, h.last, h.start, h.end, h.via, cue) if cue else h)
+    # "no pneumothorax or effusion": a denial carries over coordinated mentions.
+    for k in range(1, len(out)):
+        prev, cur = out[k - 1], out[k]
+        between = words[prev.last + 1 : cur.first]
+        if (
+            prev.negation
+            and not cur.negation
+            and all(w in _COORD for w in between)
+            and any(w in {"or", "nor"} for w in between)
+        ):
+            out[k] = Hit(
+                cur.option, cur.first, cur.last, cur.start, cur.end, cur.via, prev.negation
+            )
+    return out, confirmed
+
+
+def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
+    """A negation cue before the mention, in its clause and scope ("not the left")."""
+    words, starts = r.words, r.starts
+    lo = clause_start(r, h.start)
+    i = h.first - 1
+    while i >= 0 and h.first - i <= _NEG_WINDOW and starts[i] >= lo:
+        if lex.neg_pseudo.match_at(words, i) is not None:
+            i -= 1  # "not surprisingly", "without doubt", "not only": not a denial
+            continue
+        for back in (0, 1, 2):  # a cue that ends here ("away from") beats "from" ending scope
+            k = i - back
+            p = lex.neg_before.match_at(words, k) if k >= 0 and starts[k] >= lo else None
+            if p is not None and k + len(p) > i and k + len(p) <= h.first:
+                return " ".join(p)
+        if words[i] in lex.scope_end:
+            return None
+        i -= 1
+    return None
+
+
+def _cue_after(
+    r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexicon
+) -> tuple[str | None, bool]:
+    """A cue right after the mention ("the radius is intact"); (cue, is a state cue)."""
+    words, ends = r.words, r.ends
+    hi = clause_end(r, h.end)
+    colon = hi < len(r.focus) and r.focus[hi] in ":("
+    if colon:  # report style: "Left kidney lesion: absent.", "Left kidney (incorrect)."
+        hi = clause_end(r, hi + 1)
+    j = h.last + 1
+    gap = 0
+    while j < len(words) and ends[j] <= hi:
+        p = lex.neg_after.match_at(words, j)
+        if p is not None:
+            return " ".join(p), False
+        p = lex.neg_after_state.match_at(words, j)
+        if p is not None and (opts.abnormal_question or opts.state_question):
+            return " ".join(p), True
+        if (
+            words[j] in ("not", "no")
+            and j + 1 < len(words)
+            and (words[j + 1] in opts.context or stem(words[j + 1]) in opts.context)
+            and words[j + 1] not in opts.a.words + opts.b.words
+            and words[j + 1] not in lex.stopwords
+        ):
+            return f"not {words[j + 1]}", False  # "the left side is not fractured"
+        if colon and r.starts[j] > h.end and words[j] in _REPORT_DENIALS:
+            return words[j], words[j] in ("normal", "unremarkable")
+        nxt = next((x for x in hits if x.first == j), None)
+        if nxt is not None:
+            if nxt.option != h.option and not all(w in _COORD for w in words[h.last + 1 : j]):
+                return None, False
+            j = nxt.last + 1  # "the heart and lungs are normal": read past "lungs"
+            continue
+        if words[j] in _COORD:
+            k = j
+            while k < len(words) and words[k] in _COORD:
+                k += 1
+            nxt2 = next((x for x in hits if x.first == k), None)
+            if nxt2 is not None and nxt2.last + 1 < len(words) and words[nxt2.last + 1] in _PLURAL:
+                j = k  # "the left and right hemispheres show no abnormality"
+                continue
+        if words[j] in _GAP_STOP:
+            return None, False  # "female and is not pregnant": another predicate
+        if words[j] not in _COPULA:
+            gap += 1
+            if gap > _POST_GAP:
+                return None, False
+        j += 1
+    return None, False

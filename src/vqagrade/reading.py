@@ -1,0 +1,337 @@
+"""What an answer says before the options are looked at: its focus, canonical words, and
+whether it refuses, hedges, is cut off or is a bare yes/no. Also the records shared by the
+labelling modules (mentions, verdicts) and the word lists of the answer grammar.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .focus import find_focus
+from .labels import Label
+from .lexicon import Lexicon
+from .text import lemma_table
+
+_LETTER_ONLY = re.compile(
+    r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?\s*$", re.I
+)
+_LETTER_LEAD = re.compile(r"^\s*(?:\(([AaBb])\)|([AB])[).:])\s+(\S.*)$", re.S)
+_CLAUSE_BREAK = re.compile(r"[.;:!?,()\n]|(?<=\s)[-\u2013\u2014](?=\s)")
+_YES_NO_LEAD = re.compile(r"\s*[,.;:!\-\u2013\u2014]")
+_NEGATORS = frozenset({"no", "not", "without", "nor", "never", "neither", "none"})
+# Words that may sit between coordinated mentions ("the left and the right kidney").
+_COORD = frozenset({"and", "or", "nor", "the", "a", "an", "both", "either", "neither", "plus"})
+_AND = frozenset({"and", "plus"})
+_OR = frozenset({"or", "vs", "versus"})
+_NEG_WINDOW = 6
+_POST_WINDOW = 4
+# Words allowed between a mention and a cue after it ("the left kidney itself is intact").
+_POST_GAP = 2
+_COPULA = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "appear",
+        "appears",
+        "look",
+        "looks",
+        "seem",
+        "seems",
+        "remain",
+        "remains",
+        "the",
+        "a",
+        "an",
+        "itself",
+        "completely",
+        "entirely",
+        "otherwise",
+        "also",
+        "still",
+    }
+)
+_GAP_STOP = frozenset(
+    {
+        "and",
+        "but",
+        "which",
+        "who",
+        "that",
+        "with",
+        "whose",
+        "while",
+        "where",
+        "when",
+        "although",
+        "though",
+        "because",
+        "or",
+        "nor",
+    }
+)
+# Words that may stand next to a bare both/none cue ("neither of them", "both are seen").
+_CUE_FILLER = frozenset(
+    {
+        "of",
+        "them",
+        "is",
+        "are",
+        "seen",
+        "present",
+        "visible",
+        "affected",
+        "involved",
+        "side",
+        "one",
+        "1",
+        "option",
+        "answer",
+        "correct",
+        "none_of",
+        "either",
+        "neither",
+        "nor",
+        "no",
+    }
+)
+# Words that may precede "normal" without naming another subject ("it is described as").
+_SUBJECT_FILLER = frozenset(
+    {
+        "as",
+        "overall",
+        "describe",
+        "described",
+        "entirely",
+        "completely",
+        "quite",
+        "clearly",
+        "rather",
+        "very",
+        "there",
+        "this",
+        "it",
+        "be",
+        "in",
+        "appear",
+        "looks",
+        "seem",
+        "considered",
+        "likely",
+        "probably",
+        "most",
+        "all",
+        "everything",
+        "study",
+        "exam",
+        "findings",
+        "finding",
+        "ct",
+        "mri",
+        "xray",
+        "ultrasound",
+        "radiograph",
+    }
+)
+# Last words that leave a coordination open: the answer was cut off ("left kidney and the").
+_DANGLING = frozenset({"and", "or", "nor", "but", "versus", "vs"})
+_ARTICLES = frozenset({"the", "a", "an", "its", "their"})
+# Words that may follow a bare side word without naming another structure ("left side").
+_SIDE_NOUNS = frozenset(
+    {"side", "sided", "aspect", "half", "part", "portion", "region", "area", "section", "segment"}
+    | {"sector", "division", "1", "one", "hand", "lateral"}
+)
+# Words around a comparative that name no structure ("in this image, X appears slightly ...").
+_COMPARISON_FILLER = frozenset(
+    {"appear", "appears", "seem", "seems", "significantly", "slightly", "much", "far", "clearly"}
+    | {"somewhat", "considerably", "markedly", "overall", "size", "sized", "visibly", "here"}
+    | {"which", "organ", "one", "both", "two", "it", "they", "than", "compared", "relative"}
+)
+_PLURAL = frozenset({"are", "were", "appear", "look", "show", "remain", "both", "have", "seem"})
+_CONCESSIVE = frozenset({"although", "though", "while", "whereas", "even"})
+_REPORT_DENIALS = frozenset(
+    {
+        "negative_for",
+        "incorrect",
+        "wrong",
+        "absent",
+        "no",
+        "none",
+        "negative",
+        "normal",
+        "unremarkable",
+        "nil",
+    }
+)
+_FUZZY_MIN_LEN = 5
+_FUZZY_SCORE = 85.0
+_FUZZY_MARGIN = 12.0
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """An option mention found in the focused text (internal, cheap to build)."""
+
+    option: Label
+    first: int
+    last: int
+    start: int
+    end: int
+    via: str
+    negation: str | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Verdict:
+    """The label of one answer and why (internal form of `AnswerTrace`)."""
+
+    label: Label | None
+    rule: str
+    reason: str
+    focus: str
+    hits: tuple[Hit, ...] = ()
+    cues: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> frozenset[str]:
+    table = lemma_table()
+    return frozenset(table) | frozenset(table.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What can be read from an answer before looking at the options (cached per text)."""
+
+    focus: str
+    early: Verdict | None
+    words: tuple[str, ...] = ()
+    starts: tuple[int, ...] = ()
+    ends: tuple[int, ...] = ()
+    breaks: tuple[int, ...] = ()
+    oov: tuple[int, ...] = ()
+    both_cue: tuple[tuple[int, int], ...] = ()
+    none_cue: tuple[tuple[int, int], ...] = ()
+    letter: Label | None = None
+    letter_rest: str | None = None
+    yes_no: bool = False
+    lead: str | None = None
+
+
+def read_answer(text: str, lex: Lexicon) -> Reading:
+    """The option-independent reading of an answer: focus, tokens, refusals, hedges.
+
+    Args:
+        text: the answer text (gt or pred).
+        lex: the lexicon.
+    """
+    focus = find_focus(text, lex)
+    f = focus.text
+    if not f.strip():
+        why = "the answer is empty" if not text.strip() else f"no answer text ({focus.how})"
+        return Reading(f, Verdict(None, "empty", why, f))
+    word = lex.letter_words.get(f.strip().rstrip("."))
+    if word is not None:  # "R", "F": a whole answer that is one letter standing for a word
+        return read_answer(word, lex)
+    m = _LETTER_ONLY.match(f)
+    if m:
+        lab = Label.A if m.group(1).lower() == "a" else Label.B
+        return Reading(f, Verdict(lab, "letter", f"the letter of option {lab.value}", f))
+    m2 = _LETTER_LEAD.match(f)
+    if m2:
+        lab = Label.A if (m2.group(1) or m2.group(2)).lower() == "a" else Label.B
+        return Reading(f, None, letter=lab, letter_rest=m2.group(3))
+    words, starts, ends = lex.canon.canon_arrays(f)
+    if not words:
+        return Reading(f, Verdict(None, "no-words", "the answer has no words", f))
+    for name, phrases in (("refusal", lex.refusal), ("junk", lex.junk), ("hedge", lex.hedge)):
+        found = phrases.find(words)
+        if name == "hedge":
+            # "no hemorrhage in either hemisphere" denies both: a none cue, not a hedge.
+            negated = set(negated_either(words, lex))
+            found = [(i, j) for i, j in found if (i, j) not in negated]
+        if found:
+            i, j = found[0]
+            cue = " ".join(words[i:j])
+            return Reading(f, Verdict(None, name, f"{name}: '{cue}'", f, cues=(f"{name}:{cue}",)))
+    yes_no = False
+    lead: str | None = None
+    if words[0] in lex.yes or words[0] in lex.no:
+        if all(w in lex.yes or w in lex.no for w in words):
+            yes_no = True
+        elif _YES_NO_LEAD.match(f[ends[0] :]):
+            # "No, the patient is a male.": the yes/no answers the wrong question; read the
+            # rest. Without the comma, "No effusion" is a negation and stays.
+            lead = words[0]
+            words, starts, ends = words[1:], starts[1:], ends[1:]
+    if not yes_no and words[-1] in {"or", "nor", "either", "vs", "versus"}:
+        cut = Verdict(None, "truncated", "the answer stops on an unfinished alternative", f)
+        return Reading(f, cut)
+    tail = f.rstrip()
+    if (
+        len(words) > 2
+        and tail[-1:].isalpha()
+        and (words[-1] in _DANGLING or (words[-2] in _DANGLING and words[-1] in _ARTICLES))
+    ):
+        cut = Verdict(None, "truncated", "the answer is cut off inside a coordination", f)
+        return Reading(f, cut)
+    if tail.endswith("?"):
+        back = Verdict(None, "question", "the answer is a question back", f)
+        return Reading(f, back)
+    breaks = tuple(m.start() for m in _CLAUSE_BREAK.finditer(f))
+    # Words that fuzzy matching may consider: long, alphabetic, not known English.
+    unknown = set(words).difference(vocabulary(), lex.known_words)
+    oov: tuple[int, ...] = ()
+    if unknown:
+        oov = tuple(
+            i
+            for i, w in enumerate(words)
+            if w in unknown and len(w) >= _FUZZY_MIN_LEN and w.isalpha()
+        )
+    both = tuple(lex.both.find(words))
+    none = tuple(lex.none.find(words)) + tuple(negated_either(words, lex))
+    early = None
+    if yes_no:
+        early = Verdict(None, "yes-no", "a bare yes/no to a two-option question", f)
+    return Reading(f, early, words, starts, ends, breaks, oov, both, none, yes_no=yes_no, lead=lead)
+
+
+def negated_either(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int, int]]:
+    """Positions of "either" inside a negation ("not in either kidney" means neither)."""
+    out: list[tuple[int, int]] = []
+    if "either" not in words:
+        return out
+    for i, w in enumerate(words):
+        if w == "either" and any(x in _NEGATORS for x in words[max(0, i - _NEG_WINDOW) : i]):
+            out.append((i, i + 1))
+    return out
+
+
+def clause_start(r: Reading, pos: int) -> int:
+    k = bisect_left(r.breaks, pos)
+    return r.breaks[k - 1] + 1 if k else 0
+
+
+def clause_end(r: Reading, pos: int) -> int:
+    k = bisect_left(r.breaks, pos)
+    return r.breaks[k] if k < len(r.breaks) else len(r.focus)
+
+
+def other_option(label: Label) -> Label:
+    return Label.B if label is Label.A else Label.A
+
+
+def content_word(w: str, lex: Lexicon) -> bool:
+    return (
+        w not in lex.stopwords
+        and w not in lex.generic
+        and w not in _COPULA
+        and w not in _COMPARISON_FILLER
+        and not w.isdigit()
+    )
