@@ -150,7 +150,7 @@ def score(
         Optional[int],  # noqa: UP045
         typer.Option(
             min=1,
-            help="Grading processes (default: every core for inputs over 5 MB on 4+ cores, else 1).",
+            help="Grading processes (default: all cores over 5 MB of input on 4+ cores, else 1).",
             rich_help_panel="Scale",
         ),
     ] = None,
