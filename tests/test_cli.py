@@ -802,12 +802,6 @@ def test_exit_2_one_clear_line(tmp_path: Path, args: list[str], mentions: str) -
     assert not (tmp_path / "out.jsonl").exists(), "no output file for an input that cannot be read"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: when the output cannot be opened the input file is left open (read_rows opens it "
-    "eagerly and the never-started generator cannot close it), so with warnings on (-X dev) "
-    "stderr gets a ResourceWarning after the 'vqagrade:' line",
-)
 def test_unwritable_output_closes_the_input(tmp_path: Path) -> None:
     src = _write(tmp_path / "in.jsonl", ROWS)
     proc = subprocess.run(

@@ -5,6 +5,7 @@ Heavy modules are imported inside the commands so that `vqagrade --help` starts 
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 from enum import Enum
@@ -248,6 +249,7 @@ def score(
     summary = Summary()
     pending: list[tuple[str, str, str]] = []
     junit_writer = None
+    stack = contextlib.ExitStack()
     try:
         if junit is not None:
             from .junit import JUnitWriter
@@ -266,6 +268,7 @@ def score(
         from .progress import progress
 
         rows = read_rows(input, in_format)
+        stack.callback(rows.close)  # the input is released even if the output cannot open
         queue = JudgeQueueStats()
         if task is Task.open or n_workers == 1 and fallback is None:
             stream = grader.grade_rows(rows)
@@ -319,6 +322,7 @@ def score(
     except VqagradeError as exc:
         raise _fail(str(exc)) from None
     finally:
+        stack.close()
         if judge is not None:
             judge.close()
     summary.finish()

@@ -138,7 +138,7 @@ def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
 
 def read_rows(
     path: str | os.PathLike[str], fmt: str | None = None
-) -> Generator[InputRow, None, None]:
+) -> RowStream | Generator[InputRow, None, None]:
     """Stream the records of a JSON lines, CSV or Parquet input, one :class:`InputRow` each.
 
     The file is opened before this returns, so a missing file raises here, not on iteration;
@@ -163,7 +163,7 @@ def read_rows(
         return iter_parquet(name)
     stream = _open_input(name)
     rows = _iter_jsonl(stream, name) if kind == "jsonl" else _iter_csv(stream)
-    return _guarded(rows, stream, name)
+    return RowStream(rows, stream, name)
 
 
 def count_rows(path: str | os.PathLike[str], fmt: str | None = None) -> int | None:
@@ -240,17 +240,39 @@ def _open_output(name: str) -> tuple[IO[bytes], bool]:
         raise OutputError(f"cannot write {name!r}: {exc.strerror or exc}") from None
 
 
-def _guarded(
-    rows: Iterator[InputRow], stream: IO[bytes], name: str
-) -> Generator[InputRow, None, None]:
-    """Turn a broken stream into InputError and close the file (never stdin) at the end."""
-    try:
-        yield from rows
-    except _STREAM_ERRORS as exc:
-        raise InputError(f"cannot read {name!r}: {exc}") from None
-    finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
+class RowStream(Iterator[InputRow]):
+    """The rows of an opened file; closes the file at the end, on error, or on `close()`.
+
+    A class rather than a generator so that `close()` releases the file even before the
+    first row is read (a generator that never started cannot run its cleanup).
+    """
+
+    def __init__(self, rows: Iterator[InputRow], stream: IO[bytes], name: str) -> None:
+        self._rows, self._stream, self._name = rows, stream, name
+        self._closed = False
+
+    def __iter__(self) -> RowStream:
+        return self
+
+    def __next__(self) -> InputRow:
+        try:
+            return next(self._rows)
+        except StopIteration:
+            self.close()
+            raise
+        except _STREAM_ERRORS as exc:
+            self.close()
+            raise InputError(f"cannot read {self._name!r}: {exc}") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Release the file (never stdin)."""
+        if not self._closed:
+            self._closed = True
+            if self._stream is not sys.stdin.buffer:
+                self._stream.close()
 
 
 def _text(raw: bytes) -> str:
