@@ -19,6 +19,7 @@ from .mentions import (
     find_hits,
     frame_conflict,
     option_matcher,
+    qualifier_conflict,
 )
 from .negation import negate
 from .options import Options
@@ -54,9 +55,9 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     if found and not hits:
         why = "names the options only in general or hypothetical statements"
         return Verdict(None, "conditional", why, f, tuple(found))
-    frame = frame_conflict(r, hits, opts, lex)
+    frame = frame_conflict(r, hits, opts, lex) or qualifier_conflict(r, hits, opts, lex)
     if frame:
-        return Verdict(None, "frame", frame, f, tuple(hits))
+        return Verdict(None, "qualifier", frame, f, tuple(hits))
     hits, confirmed = negate(r, hits, opts, lex)
     cues: list[str] = []
     if opts.predicate is not None:

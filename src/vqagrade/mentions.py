@@ -111,6 +111,8 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
         span = words[h.first : h.last + 1]
         if h.first == h.last and _off_structure(r, h, hits, opts, lex):
             continue
+        if h.first == h.last and _other_marker(r, h, opts, lex):
+            continue
         lo = clause_start(r, h.start)
         if any(
             k >= 0
@@ -133,6 +135,43 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
                 continue  # "the left kidney" is not option "right kidney"
         out.append(h)
     return out
+
+
+_STAIN_FILLER = frozenset({"for", "stain", "staining", "stained", "is", "are", "was", "be"})
+
+
+def _other_marker(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
+    """ "HER2 negative" when the question asks about ER: positive/negative of another marker."""
+    if "stain" not in lex.parallel.get(r.words[h.first], set()):
+        return False
+    k = h.first - 1
+    while k >= 0 and r.words[k] in _STAIN_FILLER:
+        k -= 1
+    if k < 0 or r.starts[k] < clause_start(r, h.start):
+        return False
+    w = r.words[k]
+    if w in lex.stopwords or w in _ARTICLES or w == "gram":
+        return False
+    return w not in opts.context and stem(w) not in opts.context
+
+
+def qualifier_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """An answer about another MRI sequence than the question's ("bright on T2" for "on T1")."""
+    option_words = set(opts.a.words) | set(opts.b.words)
+    said = {
+        w for w in r.words if "sequence" in lex.parallel.get(w, set()) and w not in option_words
+    }
+    if not hits or not said:
+        return None
+    asked = {
+        w
+        for w in opts.context
+        if "sequence" in lex.parallel.get(w, set()) and w not in option_words
+    }
+    if asked and not said & asked:
+        told, wanted = " ".join(sorted(said)), " ".join(sorted(asked))
+        return f"speaks of {told}; the question asks about {wanted}"
+    return None
 
 
 _SENTENCE_END = re.compile(r"[.!?;\n]")

@@ -314,7 +314,11 @@ def _restore(
     yb = lex.canon.base(yt)
     while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
         yb = yb[1:]
-    if trim and not pp and len(xb) > 1 and yb and xb[0].text != yb[0].text:
+    aligned = bool(yb) and xb[-1].text == yb[-1].text  # "well differentiated or poorly ..."
+    if trim and not pp and aligned and len(xb) > len(yb):
+        # "the carcinoma well differentiated or poorly differentiated": as long as Y
+        xt, xb = xt[xb[len(xb) - len(yb)].start :], xb[len(xb) - len(yb) :]
+    if trim and not pp and len(xb) > 1 and yb and xb[0].text != yb[0].text and not aligned:
         # Keep X parallel to Y: "the bacteria Gram-positive or Gram-negative" ->
         # Gram-positive; "the mass in the liver regular or irregular" -> regular.
         cut = next((k for k in range(1, len(xb)) if _parallel(xb[k].text, yb[0].text, lex)), None)
