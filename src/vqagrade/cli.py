@@ -26,6 +26,14 @@ app = typer.Typer(
 cache_app = typer.Typer(no_args_is_help=True, help="Inspect or clear the judge cache.")
 app.add_typer(cache_app, name="cache")
 
+# Input field names, shared by every command that reads rows.
+QuestionField = Annotated[str, typer.Option(help="Field holding the question.")]
+GtField = Annotated[str, typer.Option(help="Field holding the ground truth.")]
+PredField = Annotated[str, typer.Option(help="Field holding the prediction.")]
+IdField = Annotated[str, typer.Option(help="Field holding the row id.")]
+OptionAField = Annotated[str, typer.Option(help="Field with explicit option A.")]
+OptionBField = Annotated[str, typer.Option(help="Field with explicit option B.")]
+
 Lexicons = Annotated[
     Optional[list[Path]],  # noqa: UP045 - typer needs Optional on 3.10
     typer.Option("--lexicon", help="Extra lexicon TOML file (repeatable); extends the shipped."),
@@ -74,12 +82,12 @@ def _grader(lexicons: list[Path] | None, **kwargs: Any) -> Grader:
 def score(
     input: Annotated[str, typer.Argument(help="Input file (.jsonl/.csv, optionally .gz) or -.")],
     output: Annotated[str, typer.Option("-o", "--output", help="Output file or - (stdout).")] = "-",
-    question_field: Annotated[str, typer.Option(help="Field holding the question.")] = "question",
-    gt_field: Annotated[str, typer.Option(help="Field holding the ground truth.")] = "gt",
-    pred_field: Annotated[str, typer.Option(help="Field holding the prediction.")] = "pred",
-    id_field: Annotated[str, typer.Option(help="Field holding the row id.")] = "id",
-    option_a_field: Annotated[str, typer.Option(help="Field with explicit option A.")] = "option_a",
-    option_b_field: Annotated[str, typer.Option(help="Field with explicit option B.")] = "option_b",
+    question_field: QuestionField = "question",
+    gt_field: GtField = "gt",
+    pred_field: PredField = "pred",
+    id_field: IdField = "id",
+    option_a_field: OptionAField = "option_a",
+    option_b_field: OptionBField = "option_b",
     lexicon: Lexicons = None,
     in_format: Annotated[
         Optional[str],  # noqa: UP045
@@ -643,12 +651,12 @@ def audit(
     format: Annotated[
         AuditFormat, typer.Option("--format", help="Print the statistics as text or JSON.")
     ] = AuditFormat.text,
-    question_field: Annotated[str, typer.Option(help="Field holding the question.")] = "question",
-    gt_field: Annotated[str, typer.Option(help="Field holding the ground truth.")] = "gt",
-    pred_field: Annotated[str, typer.Option(help="Field holding the prediction.")] = "pred",
-    id_field: Annotated[str, typer.Option(help="Field holding the row id.")] = "id",
-    option_a_field: Annotated[str, typer.Option(help="Field with explicit option A.")] = "option_a",
-    option_b_field: Annotated[str, typer.Option(help="Field with explicit option B.")] = "option_b",
+    question_field: QuestionField = "question",
+    gt_field: GtField = "gt",
+    pred_field: PredField = "pred",
+    id_field: IdField = "id",
+    option_a_field: OptionAField = "option_a",
+    option_b_field: OptionBField = "option_b",
     lexicon: Lexicons = None,
     in_format: Annotated[
         Optional[str],  # noqa: UP045
@@ -710,12 +718,12 @@ def report(
         Optional[str],  # noqa: UP045
         typer.Option(help="Page title."),
     ] = None,
-    question_field: Annotated[str, typer.Option(help="Field holding the question.")] = "question",
-    gt_field: Annotated[str, typer.Option(help="Field holding the ground truth.")] = "gt",
-    pred_field: Annotated[str, typer.Option(help="Field holding the prediction.")] = "pred",
-    id_field: Annotated[str, typer.Option(help="Field holding the row id.")] = "id",
-    option_a_field: Annotated[str, typer.Option(help="Field with explicit option A.")] = "option_a",
-    option_b_field: Annotated[str, typer.Option(help="Field with explicit option B.")] = "option_b",
+    question_field: QuestionField = "question",
+    gt_field: GtField = "gt",
+    pred_field: PredField = "pred",
+    id_field: IdField = "id",
+    option_a_field: OptionAField = "option_a",
+    option_b_field: OptionBField = "option_b",
     lexicon: Lexicons = None,
     in_format: Annotated[
         Optional[str],  # noqa: UP045
