@@ -36,6 +36,11 @@ _VISIBILITY = frozenset(
 )
 
 
+def _counting(opts: Options, lex: Lexicon) -> bool:
+    """Options that are counts ("single or multiple"): "both" there means two, not A and B."""
+    return all(any("number" in lex.parallel.get(w, set()) for w in o.key) for o in (opts.a, opts.b))
+
+
 def _exclusive(opts: Options, lex: Lexicon) -> bool:
     """Options that cannot both hold of one image (CT and MRI, T1 and T2, male and female)."""
     classes = [
@@ -125,6 +130,8 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         if other and not direct and not (len(other) <= 2 and about):
             why = f"a both/none cue about something else ('{' '.join(other[:3])}')"
             return verdict(None, "cue-elsewhere", why)
+    if both_cue and _counting(opts, lex):
+        both_cue = []  # "Both lesions enhance" to "one lesion or multiple?" counts lesions
     if both_cue and hits:
         # "Both the left and right kidneys are visible": a cue about something the question
         # does not ask, or about options that cannot both hold (CT and MRI), is no answer.

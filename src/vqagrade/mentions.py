@@ -108,7 +108,6 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
     words = r.words
     out = []
     for h in hits:
-        span = words[h.first : h.last + 1]
         if h.first == h.last and _off_structure(r, h, hits, opts, lex):
             continue
         if h.first == h.last and _other_marker(r, h, opts, lex):
@@ -122,19 +121,29 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
             for k in range(h.first - 4, h.first)
         ):
             continue  # "near the spleen": a landmark
-        if h.first == h.last and h.first > 0:
-            own = opts.a if h.option is Label.A else opts.b
-            prev = words[h.first - 1]
-            if (
-                span[0] in own.key
-                and len(own.key) > 1
-                and prev not in own.words
-                and lex.parallel.get(prev, set())
-                & {c for w in own.key for c in lex.parallel.get(w, set())}
-            ):
-                continue  # "the left kidney" is not option "right kidney"
+        if h.first == h.last and _contradicted(r, h, opts, lex):
+            continue  # "the left kidney" is not option "right kidney"; "lower left" is
+            # neither "upper left" nor "lower right"
         out.append(h)
     return out
+
+
+def _contradicted(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
+    """A one-word mention next to a word that contradicts the rest of its option."""
+    own = opts.a if h.option is Label.A else opts.b
+    if len(own.words) < 2:
+        return False
+    own_classes = {w: lex.parallel.get(w, set()) for w in own.words}
+    for k in (h.first - 1, h.last + 1):
+        if k < 0 or k >= len(r.words):
+            continue
+        near = r.words[k]
+        if near in own.words:
+            continue
+        classes = lex.parallel.get(near, set())
+        if any(classes & c for w, c in own_classes.items() if w != r.words[h.first]):
+            return True
+    return False
 
 
 _STAIN_FILLER = frozenset({"for", "stain", "staining", "stained", "is", "are", "was", "be"})
@@ -216,6 +225,8 @@ def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexi
     word = r.words[h.first]
     if word not in ("left", "right"):
         return False
+    if any(x is not h and (x.first == h.last + 1 or x.last == h.first - 1) for x in hits):
+        return False  # "left-right symmetric": both sides named together
     parts: set[str] | None = None  # read lazily: most side words end their phrase at once
     hi = clause_end(r, h.end)
     seen = 0
