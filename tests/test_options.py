@@ -37,6 +37,8 @@ NOT_TWO = [
     ("Is there a mass in the liver?", "no_alternative"),
     ("", "empty"),
     ("Which is it? (A) left (B) right (C) both", "multiple"),
+    ("What disease origin is the lesion(eg, vascular vs. neoplastic)?", "open"),
+    ("Is the lesion of a known type, such as cyst or abscess?", "open"),
 ]
 
 

@@ -25,6 +25,7 @@ _CONJ = frozenset({"or", "vs", "versus"})
 # "(A) X (B) Y", "A) X B) Y", "A. X B. Y", "A: X B: Y"
 _LETTER = re.compile(r"(?:\(([A-Da-d])\)|(?<![\w'])([A-D])[).:])\s*")
 _MAX_OPTION_WORDS = 6
+_EXAMPLES = re.compile(r"\b(?:e\.?g\.?|i\.?e\.?|such as|for example|for instance)(?:\W|$)", re.I)
 # Counts reads of `Options.context`: labels that never read it depend only on the options'
 # signature and are shared between questions with the same options.
 CONTEXT_READS = 0
@@ -113,6 +114,10 @@ def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
     lettered = _lettered(q, lex)
     if lettered is not None:
         return lettered
+    if _EXAMPLES.search(q):
+        # "What disease origin is the lesion (eg, vascular vs. neoplastic)?" names examples
+        # of an open answer, not the two options.
+        return NotTwoOption("open", "the alternatives are examples of an open answer")
     toks = [_qtok(m) for m in _QTOK.finditer(q)]
     conj = [i for i, t in enumerate(toks) if t.text in _CONJ]
     if not conj:
