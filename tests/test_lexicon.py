@@ -51,3 +51,18 @@ def test_bad_user_lexicon_is_a_clear_error(tmp_path: Path, content: str, message
 def test_missing_user_lexicon(tmp_path: Path) -> None:
     with pytest.raises(LexiconError, match="not found"):
         load_lexicon([tmp_path / "nope.toml"])
+
+
+def test_grammar_lists_are_loaded_from_the_lexicon() -> None:
+    from vqagrade.lexicon import GRAMMAR_LISTS
+
+    lex = load_lexicon()
+    assert set(lex.grammar) == set(GRAMMAR_LISTS)
+    assert all(lex.grammar[name] for name in GRAMMAR_LISTS)
+
+
+def test_user_lexicon_extends_a_grammar_list(tmp_path: Path) -> None:
+    extra = tmp_path / "mine.toml"
+    extra.write_text('[grammar]\nvisibility = ["outlined"]\n')
+    lex = load_lexicon([extra])
+    assert "outlined" in lex.grammar["visibility"] and "visible" in lex.grammar["visibility"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .labels import Label
 from .lexicon import Lexicon
 from .options import Options, stem
-from .reading import _CONCESSIVE, Hit, Reading, clause_end, clause_start, content_word, other_option
+from .reading import Hit, Reading, clause_end, clause_start, content_word, other_option
 
 
 def comparative(
@@ -27,7 +27,7 @@ def comparative(
         if any(w in {"not", "no", "never"} for w in words[max(0, i - 3) : i]):
             return None, "a negated comparative"
         clause = [w for w, a in zip(words[:i], r.starts[:i], strict=True) if a >= lo]
-        if any(w in _CONCESSIVE for w in clause):
+        if any(w in lex.grammar["concessive"] for w in clause):
             continue  # "Benign, although malignancy is more likely in smokers"
         # Denied mentions are not the subject: "the liver rather than the spleen is larger".
         before = [h for h in hits if h.last < i and h.start >= lo and not h.negation]

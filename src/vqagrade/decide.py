@@ -11,13 +11,10 @@ from .options import Options
 from .reading import (
     _AND,
     _COORD,
-    _COPULA,
-    _CUE_FILLER,
     _NEG_WINDOW,
     _NEGATORS,
     _OR,
     _POST_WINDOW,
-    _SUBJECT_FILLER,
     _YES_NO_LEAD,
     Hit,
     Reading,
@@ -26,13 +23,6 @@ from .reading import (
     clause_start,
     content_word,
     other_option,
-)
-
-_EXCLUSIVE = frozenset({"modality", "sequence", "plane", "projection", "sex"})
-_VISIBILITY = frozenset(
-    {"visible", "see", "seen", "show", "shown", "depict", "depicted", "display", "displayed"}
-    | {"include", "included", "image", "imaged", "picture", "identified", "captured", "view"}
-    | {"demonstrate", "demonstrated", "visualized", "evident", "appreciated", "noted"}
 )
 
 
@@ -44,7 +34,7 @@ def _counting(opts: Options, lex: Lexicon) -> bool:
 def _exclusive(opts: Options, lex: Lexicon) -> bool:
     """Options that cannot both hold of one image (CT and MRI, T1 and T2, male and female)."""
     classes = [
-        {c for w in o.key for c in lex.parallel.get(w, set())} & _EXCLUSIVE
+        {c for w in o.key for c in lex.parallel.get(w, set())} & lex.grammar["exclusive_classes"]
         for o in (opts.a, opts.b)
     ]
     return bool(classes[0] & classes[1])
@@ -76,7 +66,7 @@ def _about_question(r: Reading, i: int, j: int, opts: Options, lex: Lexicon) -> 
         return True
     # Only a remark that the options are visible is not an answer ("both kidneys are
     # visible"); any other predicate is taken as the question's.
-    return not all(w in _VISIBILITY for w in rest)
+    return not all(w in lex.grammar["visibility"] for w in rest)
 
 
 def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Options) -> Verdict:
@@ -122,7 +112,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             and w not in opts.context
             and w not in lex.stopwords
             and w not in lex.generic
-            and w not in _CUE_FILLER
+            and w not in lex.grammar["cue_filler"]
         ]
         first, end = (both_cue + none_cue)[0]
         direct = first == 0 and (end >= len(words) or _YES_NO_LEAD.match(f[r.ends[end - 1] :]))
@@ -212,8 +202,8 @@ def _other_subject(
             for w in words[first : h.first]
             if w not in lex.generic
             and w not in lex.stopwords
-            and w not in _COPULA
-            and w not in _SUBJECT_FILLER
+            and w not in lex.grammar["copula"]
+            and w not in lex.grammar["subject_filler"]
         ]
         if before:  # the question's own words may name the subject ("the appendix")
             before = [w for w in before if w not in opts.context]

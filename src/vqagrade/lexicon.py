@@ -30,6 +30,23 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+# The closed word lists of [grammar] (see core.toml); read as they stand.
+GRAMMAR_LISTS = (
+    "copula",
+    "gap_stop",
+    "cue_filler",
+    "subject_filler",
+    "side_nouns",
+    "comparison_filler",
+    "plural_verbs",
+    "concessive",
+    "report_denials",
+    "visibility",
+    "exclusive_classes",
+    "stain_filler",
+    "question_negators",
+)
+
 _LIST_SECTIONS = {
     "tokens": (
         "join_prefixes",
@@ -64,6 +81,7 @@ _LIST_SECTIONS = {
         "intro_starts",
     ),
     "places": ("landmark", "image_frame", "patient_frame"),
+    "grammar": GRAMMAR_LISTS,
     "answer": ("role_tags", "final_markers", "conclusion_markers", "letter_prefixes"),
 }
 
@@ -257,6 +275,7 @@ class Lexicon:
             for w in self.canon.words(wide):
                 found = {x for m in members for x in self.canon.words(m)}
                 self.narrower[w] = self.narrower.get(w, frozenset()) | found
+        self.grammar = {n: frozenset(lists.get(f"grammar.{n}", [])) for n in GRAMMAR_LISTS}
         self.landmark = phrases("places.landmark")
         self.image_frame = words("places.image_frame")
         self.patient_frame = words("places.patient_frame")

@@ -17,12 +17,10 @@ from .lexicon import Lexicon
 from .options import Options, stem
 from .reading import (
     _ARTICLES,
-    _COPULA,
     _FUZZY_MARGIN,
     _FUZZY_MIN_LEN,
     _FUZZY_SCORE,
     _NEGATORS,
-    _SIDE_NOUNS,
     Hit,
     Reading,
     clause_end,
@@ -146,15 +144,12 @@ def _contradicted(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
     return False
 
 
-_STAIN_FILLER = frozenset({"for", "stain", "staining", "stained", "is", "are", "was", "be"})
-
-
 def _other_marker(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
     """ "HER2 negative" when the question asks about ER: positive/negative of another marker."""
     if "stain" not in lex.parallel.get(r.words[h.first], set()):
         return False
     k = h.first - 1
-    while k >= 0 and r.words[k] in _STAIN_FILLER:
+    while k >= 0 and r.words[k] in lex.grammar["stain_filler"]:
         k -= 1
     if k < 0 or r.starts[k] < clause_start(r, h.start):
         return False
@@ -234,13 +229,13 @@ def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexi
         if r.ends[j] > hi or seen == 2:
             break
         w = r.words[j]
-        if w in _SIDE_NOUNS:
+        if w in lex.grammar["side_nouns"]:
             continue
-        if w not in lex.stopwords and w not in _COPULA and parts is None:
+        if w not in lex.stopwords and w not in lex.grammar["copula"] and parts is None:
             parts = {p for c in opts.context for p in lex.parts.get(c, ())}
         if parts and w in parts:
             continue
-        if w in lex.stopwords or w in _COPULA:
+        if w in lex.stopwords or w in lex.grammar["copula"]:
             break  # the noun phrase after the side word has ended
         if "position" in lex.parallel.get(w, set()):
             continue  # "right lower lobe": the position words qualify the side

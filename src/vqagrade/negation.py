@@ -9,12 +9,8 @@ from .lexicon import Lexicon
 from .options import Options, stem
 from .reading import (
     _COORD,
-    _COPULA,
-    _GAP_STOP,
     _NEG_WINDOW,
-    _PLURAL,
     _POST_GAP,
-    _REPORT_DENIALS,
     Hit,
     Reading,
     clause_end,
@@ -103,7 +99,7 @@ def _cue_after(
             and words[j + 1] not in lex.stopwords
         ):
             return f"not {words[j + 1]}", False  # "the left side is not fractured"
-        if colon and r.starts[j] > h.end and words[j] in _REPORT_DENIALS:
+        if colon and r.starts[j] > h.end and words[j] in lex.grammar["report_denials"]:
             return words[j], words[j] in ("normal", "unremarkable")
         nxt = next((x for x in hits if x.first == j), None)
         if nxt is not None:
@@ -116,12 +112,16 @@ def _cue_after(
             while k < len(words) and words[k] in _COORD:
                 k += 1
             nxt2 = next((x for x in hits if x.first == k), None)
-            if nxt2 is not None and nxt2.last + 1 < len(words) and words[nxt2.last + 1] in _PLURAL:
+            if (
+                nxt2 is not None
+                and nxt2.last + 1 < len(words)
+                and words[nxt2.last + 1] in lex.grammar["plural_verbs"]
+            ):
                 j = k  # "the left and right hemispheres show no abnormality"
                 continue
-        if words[j] in _GAP_STOP:
+        if words[j] in lex.grammar["gap_stop"]:
             return None, False  # "female and is not pregnant": another predicate
-        if words[j] not in _COPULA:
+        if words[j] not in lex.grammar["copula"]:
             gap += 1
             if gap > _POST_GAP:
                 return None, False

@@ -29,7 +29,6 @@ _EXAMPLES = re.compile(r"\b(?:e\.?g\.?|i\.?e\.?|such as|for example|for instance
 # Counts reads of `Options.context`: labels that never read it depend only on the options'
 # signature and are shared between questions with the same options.
 CONTEXT_READS = 0
-_QUESTION_NEGATORS = frozenset({"no", "not", "absent", "without", "free", "lack", "lacks"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,7 +456,7 @@ def _predicate(
     # "Which kidney is normal?" (or "has no mass", "is not fractured") asks for the normal
     # one: "X is normal" must not deny X. Any other question (where is the finding, which is
     # abnormal) reads it as a denial.
-    abnormal = not any(w in lex.state_words or w in _QUESTION_NEGATORS for w in words)
+    abnormal = not any(w in lex.state_words or w in lex.grammar["question_negators"] for w in words)
     return predicate, abnormal
 
 

@@ -30,145 +30,9 @@ _NEG_WINDOW = 6
 _POST_WINDOW = 4
 # Words allowed between a mention and a cue after it ("the left kidney itself is intact").
 _POST_GAP = 2
-_COPULA = frozenset(
-    {
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "appear",
-        "appears",
-        "look",
-        "looks",
-        "seem",
-        "seems",
-        "remain",
-        "remains",
-        "the",
-        "a",
-        "an",
-        "itself",
-        "completely",
-        "entirely",
-        "otherwise",
-        "also",
-        "still",
-    }
-)
-_GAP_STOP = frozenset(
-    {
-        "and",
-        "but",
-        "which",
-        "who",
-        "that",
-        "with",
-        "whose",
-        "while",
-        "where",
-        "when",
-        "although",
-        "though",
-        "because",
-        "or",
-        "nor",
-    }
-)
-# Words that may stand next to a bare both/none cue ("neither of them", "both are seen").
-_CUE_FILLER = frozenset(
-    {
-        "of",
-        "them",
-        "is",
-        "are",
-        "seen",
-        "present",
-        "visible",
-        "affected",
-        "involved",
-        "side",
-        "one",
-        "1",
-        "option",
-        "answer",
-        "correct",
-        "none_of",
-        "either",
-        "neither",
-        "nor",
-        "no",
-    }
-)
-# Words that may precede "normal" without naming another subject ("it is described as").
-_SUBJECT_FILLER = frozenset(
-    {
-        "as",
-        "overall",
-        "describe",
-        "described",
-        "entirely",
-        "completely",
-        "quite",
-        "clearly",
-        "rather",
-        "very",
-        "there",
-        "this",
-        "it",
-        "be",
-        "in",
-        "appear",
-        "looks",
-        "seem",
-        "considered",
-        "likely",
-        "probably",
-        "most",
-        "all",
-        "everything",
-        "study",
-        "exam",
-        "findings",
-        "finding",
-        "ct",
-        "mri",
-        "xray",
-        "ultrasound",
-        "radiograph",
-    }
-)
 # Last words that leave a coordination open: the answer was cut off ("left kidney and the").
 _DANGLING = frozenset({"and", "or", "nor", "but", "versus", "vs"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
-# Words that may follow a bare side word without naming another structure ("left side").
-_SIDE_NOUNS = frozenset(
-    {"side", "sided", "aspect", "half", "part", "portion", "region", "area", "section", "segment"}
-    | {"sector", "division", "1", "one", "hand", "lateral"}
-)
-# Words around a comparative that name no structure ("in this image, X appears slightly ...").
-_COMPARISON_FILLER = frozenset(
-    {"appear", "appears", "seem", "seems", "significantly", "slightly", "much", "far", "clearly"}
-    | {"somewhat", "considerably", "markedly", "overall", "size", "sized", "visibly", "here"}
-    | {"which", "organ", "one", "both", "two", "it", "they", "than", "compared", "relative"}
-)
-_PLURAL = frozenset({"are", "were", "appear", "look", "show", "remain", "both", "have", "seem"})
-_CONCESSIVE = frozenset({"although", "though", "while", "whereas", "even"})
-_REPORT_DENIALS = frozenset(
-    {
-        "negative_for",
-        "incorrect",
-        "wrong",
-        "absent",
-        "no",
-        "none",
-        "negative",
-        "normal",
-        "unremarkable",
-        "nil",
-    }
-)
 _FUZZY_MIN_LEN = 5
 _FUZZY_SCORE = 85.0
 _FUZZY_MARGIN = 12.0
@@ -331,7 +195,7 @@ def content_word(w: str, lex: Lexicon) -> bool:
     return (
         w not in lex.stopwords
         and w not in lex.generic
-        and w not in _COPULA
-        and w not in _COMPARISON_FILLER
+        and w not in lex.grammar["copula"]
+        and w not in lex.grammar["comparison_filler"]
         and not w.isdigit()
     )
