@@ -63,6 +63,15 @@ class PromptChoice(str, Enum):
     mistral = "mistral"
 
 
+def _field_map(question: str, gt: str, pred: str, id: str, option_a: str, option_b: str) -> Any:
+    """The input field names given on the command line."""
+    from .grader import FieldMap
+
+    return FieldMap(
+        question=question, gt=gt, pred=pred, id=id, option_a=option_a, option_b=option_b
+    )
+
+
 def _fail(message: str, code: int = 2) -> typer.Exit:
     typer.echo(f"vqagrade: {message}", err=True)
     return typer.Exit(code)
@@ -196,17 +205,11 @@ def score(
 ) -> None:
     """Grade every row of IN; write each row plus score, method, labels, options, reason."""
     from .errors import VqagradeError
-    from .grader import FieldMap
     from .io import open_writer, read_rows
     from .summary import Summary
 
-    fields = FieldMap(
-        question=question_field,
-        gt=gt_field,
-        pred=pred_field,
-        id=id_field,
-        option_a=option_a_field,
-        option_b=option_b_field,
+    fields = _field_map(
+        question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
     )
     if engine is Engine.ray:
         _score_on_ray(input, output, ray_address, overwrite, fields, lexicon, in_format, quiet)
@@ -667,16 +670,10 @@ def audit(
     from .audit import audit_rows
     from .audit import fail_under_agreement as gate
     from .errors import VqagradeError
-    from .grader import FieldMap
     from .io import open_writer, read_rows
 
-    fields = FieldMap(
-        question=question_field,
-        gt=gt_field,
-        pred=pred_field,
-        id=id_field,
-        option_a=option_a_field,
-        option_b=option_b_field,
+    fields = _field_map(
+        question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
     )
     grader = _grader(lexicon, fields=fields)
     try:
@@ -740,15 +737,8 @@ def report(
         raise _fail("--audit needs --judge-field")
     try:
         if audit is not None:
-            from .grader import FieldMap
-
-            fields = FieldMap(
-                question=question_field,
-                gt=gt_field,
-                pred=pred_field,
-                id=id_field,
-                option_a=option_a_field,
-                option_b=option_b_field,
+            fields = _field_map(
+                question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
             )
             assert judge_field is not None
             grader = _grader(lexicon, fields=fields)

@@ -410,8 +410,26 @@ def _csv_line(fields: list[str]) -> str:
     return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-class _Writer:
-    """Shared plumbing: OSError becomes OutputError, close is idempotent, context manager."""
+class ClosingWriter:
+    """A row writer usable as a context manager: leaving the block closes it."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> RowWriter:
+        return cast(RowWriter, self)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class _Writer(ClosingWriter):
+    """Shared plumbing: OSError becomes OutputError, close is idempotent."""
 
     def __init__(self, stream: IO[bytes], owned: bool, name: str) -> None:
         self._stream = stream
@@ -437,17 +455,6 @@ class _Writer:
                 self._stream.flush()
         except OSError as exc:
             raise self._fail(exc) from None
-
-    def __enter__(self) -> RowWriter:
-        return cast(RowWriter, self)
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class _JsonlWriter(_Writer):

@@ -23,12 +23,11 @@ import sys
 from collections.abc import Generator, Sequence
 from operator import itemgetter
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from .errors import InputError, OutputError
 from .fallback import JUDGE_FIELDS
-from .io import InputRow, RowWriter
+from .io import ClosingWriter, InputRow
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -166,7 +165,7 @@ def count_rows(path: str | os.PathLike[str]) -> int:
 # ---- writing ---------------------------------------------------------------------------------
 
 
-class ParquetRowWriter:
+class ParquetRowWriter(ClosingWriter):
     """Writes row dicts to a Parquet file (or stdout) in record batches of fixed schema.
 
     Rows are turned into Arrow record batches every ``batch_rows`` rows (compact, unlike the
@@ -233,17 +232,6 @@ class ParquetRowWriter:
                 self._sink.close()
             else:
                 sys.stdout.buffer.flush()
-
-    def __enter__(self) -> RowWriter:
-        return cast(RowWriter, self)
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _convert(self) -> None:
         """Turn the buffered rows into a record batch (the first one fixes the schema)."""
