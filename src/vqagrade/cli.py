@@ -34,6 +34,10 @@ IdField = Annotated[str, typer.Option(help="Field holding the row id.")]
 OptionAField = Annotated[str, typer.Option(help="Field with explicit option A.")]
 OptionBField = Annotated[str, typer.Option(help="Field with explicit option B.")]
 
+InFormat = Annotated[
+    Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
+    typer.Option(help="Input format (jsonl/csv) when the extension does not tell."),
+]
 Lexicons = Annotated[
     Optional[list[Path]],  # noqa: UP045 - typer needs Optional on 3.10
     typer.Option("--lexicon", help="Extra lexicon TOML file (repeatable); extends the shipped."),
@@ -98,10 +102,7 @@ def score(
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
     lexicon: Lexicons = None,
-    in_format: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(help="Input format (jsonl/csv) when the extension does not tell."),
-    ] = None,
+    in_format: InFormat = None,
     out_format: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(help="Output format (jsonl/csv) when the extension does not tell."),
@@ -661,10 +662,7 @@ def audit(
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
     lexicon: Lexicons = None,
-    in_format: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(help="Input format (jsonl/csv) when the extension does not tell."),
-    ] = None,
+    in_format: InFormat = None,
 ) -> None:
     """Compare an LLM judge's scores with the rules: agreement, kappa, disagreements."""
     from .audit import audit_rows
@@ -722,10 +720,7 @@ def report(
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
     lexicon: Lexicons = None,
-    in_format: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(help="Input format (jsonl/csv) when the extension does not tell."),
-    ] = None,
+    in_format: InFormat = None,
 ) -> None:
     """Write one self-contained HTML report (no network) of a scoring run or a judge audit."""
     from .errors import VqagradeError

@@ -326,8 +326,9 @@ class Grader:
             yield from self._flush(pending)
 
     def _row(self, row: Mapping[str, Any] | Any) -> tuple[dict[str, Any], Any, bool]:
-        data = getattr(row, "data", row) if not isinstance(row, Mapping) else row
-        if data is None or not isinstance(data, Mapping):
+        # Exact type checks first: the ABC checks of isinstance(…, Mapping) cost on every row.
+        data = row if type(row) is dict else getattr(row, "data", row)
+        if type(data) is not dict and (data is None or not isinstance(data, Mapping)):
             line = getattr(row, "line", None)
             why = getattr(row, "error", None) or "the row is not an object"
             out_row: dict[str, Any] = {"line": line, "raw": getattr(row, "raw", None)}
