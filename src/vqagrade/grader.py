@@ -47,6 +47,7 @@ class Outcome:
     options: tuple[str, str] | None
     reason: str
     needs_judge: bool = False
+    refusal: bool = False  # not a two-option question: no options to report
     row_fields: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -74,6 +75,7 @@ class Outcome:
             options,
             self.reason,
             self.needs_judge,
+            self.refusal,
             fields,
         )
 
@@ -107,6 +109,22 @@ class _Memo(dict[Any, Any]):
         if len(self) >= self.size:
             self.clear()
         self[key] = value
+
+
+class _Question:
+    """What the grader keeps per question: its options (or why it has none) and labels."""
+
+    __slots__ = ("labels", "opts", "refused")
+
+    def __init__(self, opts: Options | None, refused: Outcome | None) -> None:
+        self.opts = opts
+        self.refused = refused
+        self.labels: dict[str, Verdict] = {}
+
+
+def _ok(value: object) -> bool:
+    """A usable text field (the common case, checked without building a message)."""
+    return type(value) is str and 0 < len(value) <= MAX_TEXT_CHARS and not value.isspace()
 
 
 def _trace(v: Verdict) -> AnswerTrace:
@@ -155,11 +173,15 @@ class Grader:
         self.judge_all = judge_all
         self.fields = fields or FieldMap()
         self._opts = _Memo(_CACHE_SIZE)
-        self._labels = _Memo(_CACHE_SIZE)
         self._readings = _Memo(_CACHE_SIZE)
-        self._outcomes = _Memo(_CACHE_SIZE)
-        # One token per distinct options signature: the key of labels shared by questions.
-        self._shared = _Memo(_CACHE_SIZE)
+        self._cores = _Memo(_CACHE_SIZE)
+        # Per question (and explicit options): its options and its own text -> verdict table.
+        self._questions: dict[Any, _Question] = {}
+        # Per options signature: the verdicts that never read the question's own words.
+        self._by_signature: dict[tuple[object, ...], dict[str, Verdict]] = {}
+        self._label_count = 0
+        names = self.fields
+        self._names = (names.question, names.gt, names.pred, names.option_a, names.option_b)
 
     # -- rules ------------------------------------------------------------------------
     def options(
@@ -191,65 +213,107 @@ class Grader:
         with the same options (key: the options' signature); one that did is kept per
         question.
         """
-        shared = self._shared.get(opts.signature)
-        if shared is None:
-            shared = self._shared.setdefault(opts.signature, object())
-        hit = self._labels.get((shared, text))
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
-        hit = self._labels.get((opts, text))
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
-        before = options_module.CONTEXT_READS
-        verdict = label_reading(self.read(text), opts, self.lex)
-        own = options_module.CONTEXT_READS != before
-        self._labels.put((opts, text) if own else (shared, text), verdict)
-        return verdict
+        return self._label(self._state(opts), text)
 
-    def _yes_no(self, text: str) -> bool:
-        return self.read(text).yes_no
+    def _state(self, opts: Options) -> _Question:
+        st = self._questions.get(opts)
+        if st is None:
+            st = self._remember(opts, _Question(opts, None))
+        return st
+
+    def _question(self, question: str, a: str | None, b: str | None) -> _Question:
+        """The memoised state of a question (keyed by its text, plus explicit options)."""
+        opts = self.options(question, a, b)
+        if isinstance(opts, NotTwoOption):
+            st = _Question(None, self._refused(opts.reason))
+        else:
+            st = self._state(opts)
+        return self._remember(question if a is None else (question, a, b), st)
+
+    def _remember(self, key: Any, st: _Question) -> _Question:
+        if len(self._questions) >= _CACHE_SIZE:
+            self._forget_labels()
+            self._questions.clear()
+        self._questions[key] = st
+        return st
+
+    def _label(self, st: _Question, text: str) -> Verdict:
+        hit = st.labels.get(text)
+        if hit is not None:
+            return hit
+        opts = st.opts
+        assert opts is not None
+        shared = self._by_signature.get(opts.signature)
+        if shared is None:
+            shared = self._by_signature[opts.signature] = {}
+        hit = shared.get(text)
+        if hit is None:
+            before = options_module.CONTEXT_READS
+            hit = label_reading(self.read(text), opts, self.lex)
+            if options_module.CONTEXT_READS == before:
+                shared[text] = hit
+        if self._label_count >= _CACHE_SIZE:
+            self._forget_labels()
+        self._label_count += 1
+        st.labels[text] = hit
+        return hit
+
+    def _forget_labels(self) -> None:
+        # Bounded: memory stays flat however many distinct answers a run sees.
+        for st in self._questions.values():
+            st.labels.clear()
+        self._by_signature.clear()
+        self._label_count = 0
 
     def _evaluate(
         self, question: str, gt: str, pred: str, options: tuple[str, str] | None
     ) -> tuple[Outcome, Verdict | None, Verdict | None]:
-        opts = self.options(question, *(options or (None, None)))
-        if isinstance(opts, NotTwoOption):
-            return self._refused(opts.reason), None, None
-        if self._yes_no(gt) and not opts.yes_no and opts.source != "or-not":
-            return self._refused(_YES_NO_REASON), None, None
-        g = self.label(gt, opts)
-        p = self.label(pred, opts)
+        a, b = options or (None, None)
+        st = self._questions.get(question if a is None else (question, a, b))
+        if st is None:
+            st = self._question(question, a, b)
+        if st.refused is not None:
+            return st.refused, None, None
+        g = self._label(st, gt)
+        p = self._label(st, pred)
+        core = self._core(g, p)
+        assert st.opts is not None
+        if core.refusal:
+            return core, None, None
+        return core.with_options(st.opts.texts), g, p
+
+    def _core(self, g: Verdict, p: Verdict) -> Outcome:
         # Verdicts are memoised objects: the pair is an identity key. The options' wording is
-        # per question, so it is added to the shared part here.
-        core = self._outcomes.get((g, p))
+        # per question and added by the caller.
+        core = self._cores.get((g, p))
         if core is None:
-            core = self._outcome(opts, g, p)
-            self._outcomes.put((g, p), core)
-        if core.options == opts.texts:
-            return core, g, p
-        return core.with_options(opts.texts), g, p
+            if g.rule == "yes-no":  # the gt answers a yes/no question, not these options
+                core = self._refused(_YES_NO_REASON)
+            else:
+                core = self._outcome(g, p)
+            self._cores.put((g, p), core)
+        return core
 
     def _refused(self, why: str) -> Outcome:
-        hit = self._outcomes.get(why)
+        hit = self._cores.get(why)
         if hit is None:
             reason = f"not a two-option question: {why}"
-            hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, True)
-            self._outcomes.put(why, hit)
+            hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, True, True)
+            self._cores.put(why, hit)
         return hit
 
     @staticmethod
-    def _outcome(opts: Options, g: Verdict, p: Verdict) -> Outcome:
-        texts = opts.texts
+    def _outcome(g: Verdict, p: Verdict) -> Outcome:
         if g.label is not None and p.label is not None:
             score = TRUTH_TABLE[g.label][p.label]
             reason = f"gt {g.label.value} ({g.reason}); pred {p.label.value} ({p.reason})"
-            return Outcome(score, Method.RULE, g.label, p.label, texts, reason)
+            return Outcome(score, Method.RULE, g.label, p.label, None, reason)
         parts = []
         if g.label is None:
             parts.append(f"gt abstains: {g.reason}")
         if p.label is None:
             parts.append(f"pred abstains: {p.reason}")
-        return Outcome(None, Method.UNRESOLVED, g.label, p.label, texts, "; ".join(parts), True)
+        return Outcome(None, Method.UNRESOLVED, g.label, p.label, None, "; ".join(parts), True)
 
     def outcome(
         self, question: str, gt: str, pred: str, options: tuple[str, str] | None = None
@@ -287,21 +351,47 @@ class Grader:
     # -- rows -------------------------------------------------------------------------
     def row_outcome(self, data: Mapping[str, Any]) -> tuple[Outcome, tuple[str, str, str] | None]:
         """Validate a row's fields and grade it; malformed rows become error outcomes."""
-        f = self.fields
-        values: list[str] = []
-        for name in (f.question, f.gt, f.pred):
-            v = data.get(name)
-            problem = _field_problem(name, v)
-            if problem:
-                return Outcome(None, Method.ERROR, None, None, None, problem), None
-            assert isinstance(v, str)
-            values.append(v)
-        explicit: tuple[str, str] | None = None
-        a, b = data.get(f.option_a), data.get(f.option_b)
-        if isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip():
-            explicit = (a, b)
-        q, gt, pred = values
-        return self.outcome(q, gt, pred, explicit), (q, gt, pred)
+        core, texts, triple = self._settle(data)
+        if texts is not None and core.options != texts:
+            core = core.with_options(texts)
+        return core, triple
+
+    def _settle(
+        self, data: Mapping[str, Any]
+    ) -> tuple[Outcome, tuple[str, str] | None, tuple[str, str, str] | None]:
+        """The per-row hot path: (verdict without the options' wording, the options' wording,
+        the triple for a judge). Inlined memo lookups: this runs once per input row."""
+        fq, fg, fp, fa, fb = self._names
+        q, gt, pred = data.get(fq), data.get(fg), data.get(fp)
+        if not (_ok(q) and _ok(gt) and _ok(pred)):
+            for name, v in ((fq, q), (fg, gt), (fp, pred)):
+                problem = _field_problem(name, v)
+                if problem:
+                    return Outcome(None, Method.ERROR, None, None, None, problem), None, None
+        assert isinstance(q, str) and isinstance(gt, str) and isinstance(pred, str)
+        a, b = data.get(fa), data.get(fb)
+        if a is None and b is None:
+            st = self._questions.get(q)
+            if st is None:
+                st = self._question(q, None, None)
+        elif isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip():
+            st = self._questions.get((q, a, b))
+            if st is None:
+                st = self._question(q, a, b)
+        else:
+            st = self._questions.get(q)
+            if st is None:
+                st = self._question(q, None, None)
+        triple = (q, gt, pred)
+        opts = st.opts
+        if opts is None:
+            assert st.refused is not None
+            return st.refused, None, triple
+        labels = st.labels
+        g = labels.get(gt) or self._label(st, gt)
+        p = labels.get(pred) or self._label(st, pred)
+        core = self._cores.get((g, p)) or self._core(g, p)
+        return core, None if core.refusal else opts.texts, triple
 
     def grade_rows(
         self, rows: Iterable[Mapping[str, Any] | Any], *, batch: int = 256
@@ -326,6 +416,7 @@ class Grader:
             yield from self._flush(pending)
 
     def _row(self, row: Mapping[str, Any] | Any) -> tuple[dict[str, Any], Any, bool]:
+        """One output row, its triple for a judge, and whether the judge should see it."""
         # Exact type checks first: the ABC checks of isinstance(…, Mapping) cost on every row.
         data = row if type(row) is dict else getattr(row, "data", row)
         if type(data) is not dict and (data is None or not isinstance(data, Mapping)):
@@ -334,12 +425,11 @@ class Grader:
             out_row: dict[str, Any] = {"line": line, "raw": getattr(row, "raw", None)}
             out_row.update(Outcome(None, Method.ERROR, None, None, None, why).fields())
             return out_row, None, False
-        outcome, triple = self.row_outcome(data)
-        out_row = dict(data)
-        out_row.update(outcome.row_fields)
-        if outcome.options:
-            out_row["options"] = list(outcome.options)  # rows never share a mutable list
-        needs = triple is not None and (outcome.needs_judge or self.judge_all)
+        core, texts, triple = self._settle(data)
+        out_row = {**data, **core.row_fields}
+        if texts is not None:
+            out_row["options"] = [texts[0], texts[1]]  # rows never share a mutable list
+        needs = triple is not None and (core.needs_judge or self.judge_all)
         return out_row, triple, needs
 
     def _flush(

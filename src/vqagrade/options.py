@@ -74,6 +74,10 @@ class Options:
             self.complementary,
             self.source == "or-not",
             self.comparand,
+            # Read by labelling without going through `context`.
+            self.yes_no,
+            self.state_question,
+            self.normal_question,
         )
         object.__setattr__(self, "signature", sig)
 

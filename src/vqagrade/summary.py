@@ -4,36 +4,32 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
-
-from pydantic import BaseModel, Field
 
 _LABELS = ("A", "B", "both", "none", "-")
 
 
-class Summary(BaseModel):
-    """Figures over one run of `vqagrade score`."""
+class Summary:
+    """Figures over one run of `vqagrade score`.
 
-    rows: int = 0
-    decided: int = 0
-    score_sum: float = 0.0
-    methods: dict[str, int] = Field(default_factory=dict)
-    table: dict[str, dict[str, int]] = Field(default_factory=dict)
-    started: float = Field(default_factory=time.perf_counter)
-    seconds: float = 0.0
+    `add` runs once per output row, so it only tallies (method, score, labels) keys; the
+    figures are computed from the tally when read.
+    """
 
-    def add(self, row: dict[str, Any]) -> None:
+    def __init__(self) -> None:
+        self._tally: Counter[tuple[Any, ...]] = Counter()
+        self.started = time.perf_counter()
+        self.seconds = 0.0
+
+    def add(self, row: Mapping[str, Any]) -> None:
         """Count one output row."""
-        self.rows += 1
-        method = row.get("method") or "error"
-        self.methods[method] = self.methods.get(method, 0) + 1
-        score = row.get("score")
-        if isinstance(score, (int, float)) and method in ("rule", "llm"):
-            self.decided += 1
-            self.score_sum += float(score)
-        gt, pred = row.get("gt_label") or "-", row.get("pred_label") or "-"
-        cell = self.table.setdefault(gt, {})
-        cell[pred] = cell.get(pred, 0) + 1
+        get = row.get
+        score = get("score")
+        if type(score) is not float and type(score) is not int:
+            # Anything else is not a score (and may not even be hashable).
+            score = float(score) if isinstance(score, (int, float)) else None
+        self._tally[(get("method") or "error", score, get("gt_label"), get("pred_label"))] += 1
 
     def finish(self) -> Summary:
         """Stop the clock."""
@@ -41,9 +37,43 @@ class Summary(BaseModel):
         return self
 
     @property
+    def rows(self) -> int:
+        """Rows counted."""
+        return sum(self._tally.values())
+
+    @property
+    def decided(self) -> int:
+        """Rows with a score from the rules or the judge."""
+        return sum(n for (m, s, _, _), n in self._tally.items() if _decided(m, s))
+
+    @property
+    def score_sum(self) -> float:
+        """Sum of the decided rows' scores."""
+        return float(sum(s * n for (m, s, _, _), n in self._tally.items() if _decided(m, s)))
+
+    @property
+    def methods(self) -> dict[str, int]:
+        """Rows by method."""
+        out: Counter[str] = Counter()
+        for (m, _, _, _), n in self._tally.items():
+            out[str(m)] += n
+        return dict(out)
+
+    @property
+    def table(self) -> dict[str, dict[str, int]]:
+        """Rows by gt label, then pred label ("-" for no label)."""
+        out: dict[str, dict[str, int]] = {}
+        for (_, _, g, p), n in self._tally.items():
+            cell = out.setdefault(str(g or "-"), {})
+            key = str(p or "-")
+            cell[key] = cell.get(key, 0) + n
+        return out
+
+    @property
     def mean(self) -> float | None:
         """Mean score over decided rows (rule or llm)."""
-        return self.score_sum / self.decided if self.decided else None
+        decided = self.decided
+        return self.score_sum / decided if decided else None
 
     @property
     def rate(self) -> float:
@@ -65,3 +95,7 @@ class Summary(BaseModel):
             lines.append(f"{g:<8}" + "".join(f"{row.get(p, 0):>7}" for p in _LABELS))
         lines.append(f"{self.seconds:.2f} s  {self.rate:,.0f} rows/s")
         return "\n".join(lines)
+
+
+def _decided(method: Any, score: Any) -> bool:
+    return score is not None and method in ("rule", "llm")
