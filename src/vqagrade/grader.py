@@ -22,6 +22,7 @@ from .records import AnswerTrace, Grade, Mention, Method
 
 MAX_TEXT_CHARS = 100_000
 _CACHE_SIZE = 100_000
+_MAX_KINDS = 1 << 16
 _YES_NO_REASON = "a yes/no question whose wording contains 'or'"
 
 
@@ -111,6 +112,10 @@ class _Memo(dict[Any, Any]):
         self[key] = value
 
 
+_Labelled = tuple[int, Verdict]
+"""A label as the grader keeps it: the number of its kind, and the verdict."""
+
+
 class _Question:
     """What the grader keeps per question: its options (or why it has none) and labels."""
 
@@ -119,7 +124,7 @@ class _Question:
     def __init__(self, opts: Options | None, refused: Outcome | None) -> None:
         self.opts = opts
         self.refused = refused
-        self.labels: dict[str, Verdict] = {}
+        self.labels: dict[str, _Labelled] = {}
 
 
 def _ok(value: object) -> bool:
@@ -174,12 +179,16 @@ class Grader:
         self.fields = fields or FieldMap()
         self._opts = _Memo(_CACHE_SIZE)
         self._readings = _Memo(_CACHE_SIZE)
-        self._cores = _Memo(_CACHE_SIZE)
-        # Per question (and explicit options): its options and its own text -> verdict table.
+        self._refusals: dict[str, Outcome] = {}
+        # Per question (and explicit options): its options and its own text -> label table.
         self._questions: dict[Any, _Question] = {}
-        # Per options signature: the verdicts that never read the question's own words.
-        self._by_signature: dict[tuple[object, ...], dict[str, Verdict]] = {}
+        # Per options signature: the labels that never read the question's own words.
+        self._by_signature: dict[tuple[object, ...], dict[str, _Labelled]] = {}
         self._label_count = 0
+        # A row's outcome depends only on each side's (label, reason, refusal): those "kinds"
+        # are few (about 150 on a million rows), so outcomes are memoised per pair of kinds.
+        self._kinds: dict[tuple[Label | None, str, bool], int] = {}
+        self._cores: dict[int, Outcome] = {}
         names = self.fields
         self._names = (names.question, names.gt, names.pred, names.option_a, names.option_b)
 
@@ -213,7 +222,7 @@ class Grader:
         with the same options (key: the options' signature); one that did is kept per
         question.
         """
-        return self._label(self._state(opts), text)
+        return self._label(self._state(opts), text)[1]
 
     def _state(self, opts: Options) -> _Question:
         st = self._questions.get(opts)
@@ -237,7 +246,7 @@ class Grader:
         self._questions[key] = st
         return st
 
-    def _label(self, st: _Question, text: str) -> Verdict:
+    def _label(self, st: _Question, text: str) -> _Labelled:
         hit = st.labels.get(text)
         if hit is not None:
             return hit
@@ -249,8 +258,18 @@ class Grader:
         hit = shared.get(text)
         if hit is None:
             before = options_module.CONTEXT_READS
-            hit = label_reading(self.read(text), opts, self.lex)
-            if options_module.CONTEXT_READS == before:
+            verdict = label_reading(self.read(text), opts, self.lex)
+            own = options_module.CONTEXT_READS != before
+            kind = (verdict.label, verdict.reason, verdict.rule == "yes-no")
+            number = self._kinds.get(kind)
+            if number is None:
+                if len(self._kinds) >= _MAX_KINDS:
+                    self._forget_labels()
+                    self._kinds.clear()
+                    self._cores.clear()
+                number = self._kinds[kind] = len(self._kinds)
+            hit = (number, verdict)
+            if not own:
                 shared[text] = hit
         if self._label_count >= _CACHE_SIZE:
             self._forget_labels()
@@ -280,26 +299,28 @@ class Grader:
         assert st.opts is not None
         if core.refusal:
             return core, None, None
-        return core.with_options(st.opts.texts), g, p
+        return core.with_options(st.opts.texts), g[1], p[1]
 
-    def _core(self, g: Verdict, p: Verdict) -> Outcome:
-        # Verdicts are memoised objects: the pair is an identity key. The options' wording is
-        # per question and added by the caller.
-        core = self._cores.get((g, p))
+    def _core(self, g: _Labelled, p: _Labelled) -> Outcome:
+        """The outcome of a pair of labels, without the options' wording (added per row)."""
+        key = g[0] * _MAX_KINDS + p[0]
+        core = self._cores.get(key)
         if core is None:
-            if g.rule == "yes-no":  # the gt answers a yes/no question, not these options
+            if g[1].rule == "yes-no":  # the gt answers a yes/no question, not these options
                 core = self._refused(_YES_NO_REASON)
             else:
-                core = self._outcome(g, p)
-            self._cores.put((g, p), core)
+                core = self._outcome(g[1], p[1])
+            self._cores[key] = core
         return core
 
     def _refused(self, why: str) -> Outcome:
-        hit = self._cores.get(why)
+        hit = self._refusals.get(why)
         if hit is None:
             reason = f"not a two-option question: {why}"
             hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, True, True)
-            self._cores.put(why, hit)
+            if len(self._refusals) >= _CACHE_SIZE:
+                self._refusals.clear()
+            self._refusals[why] = hit
         return hit
 
     @staticmethod
@@ -390,7 +411,7 @@ class Grader:
         labels = st.labels
         g = labels.get(gt) or self._label(st, gt)
         p = labels.get(pred) or self._label(st, pred)
-        core = self._cores.get((g, p)) or self._core(g, p)
+        core = self._cores.get(g[0] * _MAX_KINDS + p[0]) or self._core(g, p)
         return core, None if core.refusal else opts.texts, triple
 
     def grade_rows(
