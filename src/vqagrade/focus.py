@@ -16,8 +16,10 @@ from .lexicon import Lexicon
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.I | re.S)
 _THINK = re.compile(r"<think>.*?(?:</think>|$)", re.I | re.S)
+_THINK_OPEN = re.compile(r"<think>", re.I)
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.S)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[^\s.]{2})[.!?](?:\s|$)")
 _MAX_BOLD_WORDS = 6
 
 
@@ -71,7 +73,7 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
         tags = _ANSWER_TAG.findall(t)
         if tags:
             return Focus(_clean(tags[-1], role), "answer tag")
-        if re.search(r"<think>", t, re.I):
+        if _THINK_OPEN.search(t):
             stripped = _THINK.sub(" ", t).strip()
             if not stripped:
                 return Focus("", "unfinished reasoning")
@@ -116,11 +118,12 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
 
 
 def _clean(text: str, role: re.Pattern[str]) -> str:
-    return role.sub("", text.strip().strip("*").strip()).strip()
+    text = text.strip().strip("*").strip()
+    return role.sub("", text).strip() if ":" in text else text  # role tags end with ':'
 
 
 def _first_sentence(text: str) -> str:
     """Text up to the end of its first line or sentence ("B. The lesion is..." keeps "B")."""
     line = text.split("\n", 1)[0]
-    m = re.search(r"(?<=[^\s.]{2})[.!?](?:\s|$)", line)
+    m = _SENTENCE_END.search(line)
     return line[: m.start() + 1].strip() if m else line.strip()

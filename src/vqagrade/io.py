@@ -67,7 +67,7 @@ def _raise_csv_field_limit() -> None:
 _raise_csv_field_limit()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen __init__ costs ~0.4 us, once per input row
 class InputRow:
     """One input record: the parsed row, or why it could not be read.
 
@@ -285,7 +285,7 @@ def _iter_jsonl(stream: IO[bytes], name: str, skipped: int = 0) -> Iterator[Inpu
     # (blank line, BOM, bad JSON, bad UTF-8) is sorted out in _odd_line.
     loads = orjson.loads
     decode_error = orjson.JSONDecodeError
-    big_int = _BIG_INT.search
+    to_zeros = _DIGITS_TO_ZERO
     n = skipped
     blanks = 0
     for raw in stream:
@@ -301,7 +301,7 @@ def _iter_jsonl(stream: IO[bytes], name: str, skipped: int = 0) -> Iterator[Inpu
                 yield row
             continue
         if type(obj) is dict:
-            if big_int(raw):
+            if _NINETEEN_DIGITS in raw.translate(to_zeros):
                 # orjson reads integers past 64 bits as floats: ids must survive unchanged.
                 obj = json.loads(raw)
             yield InputRow(n, obj)
@@ -309,7 +309,10 @@ def _iter_jsonl(stream: IO[bytes], name: str, skipped: int = 0) -> Iterator[Inpu
             yield _not_object(obj, raw, n)
 
 
-_BIG_INT = re.compile(rb"\d{19}")
+# Integers of 19+ digits may exceed 64 bits. Probed with translate + substring search (both
+# in C): a regex search for \d{19} cost ~2 us per line, as much as parsing it.
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_NINETEEN_DIGITS = b"0" * 19
 
 
 def _not_object(obj: object, raw: bytes, n: int) -> InputRow:

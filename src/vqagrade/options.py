@@ -62,6 +62,8 @@ class Options:
     question_words: frozenset[str] = frozenset()
     normal_question: bool = False
     signature: tuple[object, ...] = ()
+    texts: tuple[str, str] = ("", "")
+    """The options' wording, A first."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -80,6 +82,7 @@ class Options:
             self.normal_question,
         )
         object.__setattr__(self, "signature", sig)
+        object.__setattr__(self, "texts", (self.a.text, self.b.text))
 
     @property
     def context(self) -> frozenset[str]:
@@ -87,11 +90,6 @@ class Options:
         global CONTEXT_READS
         CONTEXT_READS += 1
         return self.question_words
-
-    @property
-    def texts(self) -> tuple[str, str]:
-        """The options' wording, A first."""
-        return (self.a.text, self.b.text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,11 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate
 
-_WORD = re.compile(r"[^\W_]+")
+# Splitting on a capturing group gives separators and words alternately; their lengths give
+# every span (in C, via accumulate) without building a match object per word.
+_WORD_SPLIT = re.compile(r"([^\W_]+)")
 # Contractions split by the tokenizer ("isn't" -> "isn", "t"), mapped back to words.
 _CONTRACTIONS = {
     "can": ("cannot",),
@@ -175,11 +178,11 @@ class Canonicalizer:
         low = text.lower()
         if len(low) != len(text):  # a few Unicode letters change length when lower-cased
             low = "".join(c.lower()[:1] or c for c in text)
-        found = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(low)]
-        if not found:
+        parts = _WORD_SPLIT.split(low)
+        if len(parts) == 1:
             return [], [], []
-        raw_t, starts_t, ends_t = zip(*found, strict=True)
-        raw, starts, ends = list(raw_t), list(starts_t), list(ends_t)
+        offsets = list(accumulate(map(len, parts), initial=0))
+        raw, starts, ends = parts[1::2], offsets[1:-1:2], offsets[2:-1:2]
         if "t" in raw:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
         if self._cs_probe is not None and self._cs_probe.search(text):
