@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from itertools import accumulate
+from operator import add
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,7 +40,9 @@ _FUZZY_SCORE = 85.0
 _FUZZY_MARGIN = 12.0
 
 
-@dataclass(frozen=True, slots=True)
+# The records below are built per answer on the hot path: not frozen, because a frozen
+# dataclass sets each field through object.__setattr__ (several times slower to build).
+@dataclass(slots=True)
 class Hit:
     """An option mention found in the focused text (internal, cheap to build)."""
 
@@ -51,7 +55,7 @@ class Hit:
     negation: str | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Verdict:
     """The label of one answer and why (internal form of `AnswerTrace`)."""
 
@@ -69,7 +73,7 @@ def vocabulary() -> frozenset[str]:
     return frozenset(table) | frozenset(table.values())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Reading:
     """What can be read from an answer before looking at the options (cached per text)."""
 
@@ -116,7 +120,7 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
         return Reading(f, Verdict(None, "no-words", "the answer has no words", f))
     for name, phrases in (("refusal", lex.refusal), ("junk", lex.junk), ("hedge", lex.hedge)):
         found = phrases.find(words)
-        if name == "hedge":
+        if found and name == "hedge":
             # "no hemorrhage in either hemisphere" denies both: a none cue, not a hedge.
             negated = set(negated_either(words, lex))
             found = [(i, j) for i, j in found if (i, j) not in negated]
@@ -148,7 +152,7 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
     if tail.endswith("?"):
         back = Verdict(None, "question", "the answer is a question back", f)
         return Reading(f, back)
-    breaks = tuple(m.start() for m in _CLAUSE_BREAK.finditer(f))
+    breaks = _break_positions(f)
     # Words that fuzzy matching may consider: long, alphabetic, not known English.
     unknown = set(words).difference(vocabulary(), lex.known_words)
     oov: tuple[int, ...] = ()
@@ -164,6 +168,15 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
     if yes_no:
         early = Verdict(None, "yes-no", "a bare yes/no to a two-option question", f)
     return Reading(f, early, words, starts, ends, breaks, oov, both, none, yes_no=yes_no, lead=lead)
+
+
+def _break_positions(f: str) -> tuple[int, ...]:
+    """Offsets of the clause breaks of `f` (each one character wide), computed in C."""
+    parts = _CLAUSE_BREAK.split(f)
+    if len(parts) == 1:
+        return ()
+    # Break k sits after k + 1 parts and k earlier breaks.
+    return tuple(map(add, accumulate(map(len, parts[:-1])), range(len(parts) - 1)))
 
 
 def negated_either(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int, int]]:

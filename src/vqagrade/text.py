@@ -142,9 +142,9 @@ class Canonicalizer:
         probes = sorted(self.case_sensitive, key=len, reverse=True)
         # Whole words only: "L" must not fire on every capital L in "Left".
         alternatives = "|".join(re.escape(p) for p in probes)
-        self._cs_probe = (
-            re.compile(r"(?<![\w/])(?:" + alternatives + r")(?![\w/])") if probes else None
-        )
+        # The word boundary before a probe is checked in Python: a pattern that opens with a
+        # lookbehind is tried at every position (measured 4x slower on typical answers).
+        self._cs_probe = re.compile(r"(?:" + alternatives + r")(?![\w/])") if probes else None
         self.synonyms: dict[tuple[str, ...], tuple[str, ...]] = {}
         # first token -> phrase lengths present, longest first (bounds the lookups per token)
         self._lengths: dict[str, list[int]] = {}
@@ -185,7 +185,7 @@ class Canonicalizer:
         raw, starts, ends = parts[1::2], offsets[1:-1:2], offsets[2:-1:2]
         if "t" in raw:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
-        if self._cs_probe is not None and self._cs_probe.search(text):
+        if self._cs_probe is not None and self._has_case_sensitive(text):
             raw, starts, ends = self._apply_case_sensitive(text, raw, starts, ends)
         join, fold, folds = self.join_prefixes, self._fold, self._folds
         if join.isdisjoint(raw):  # the common case: no prefix to glue, one lookup per word
@@ -212,6 +212,14 @@ class Canonicalizer:
             we.append(ends[i])
             i += 1
         return words, ws, we
+
+    def _has_case_sensitive(self, text: str) -> bool:
+        assert self._cs_probe is not None
+        for m in self._cs_probe.finditer(text):
+            a = m.start()
+            if a == 0 or not (text[a - 1].isalnum() or text[a - 1] in "_/"):
+                return True
+        return False
 
     def _apply_case_sensitive(
         self, text: str, raw: list[str], starts: list[int], ends: list[int]
