@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SHARED ?= ../shared/data/labeled/real_dev.jsonl
 
-.PHONY: venv install dev demo judge-demo chromium test lint typecheck pytest bench-real bench-speed clean
+.PHONY: venv install dev compile demo judge-demo chromium test lint typecheck pytest bench-real bench-speed clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -18,8 +18,26 @@ $(VENV)/.dev-installed: $(VENV)/.installed
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $@
 
-install: $(VENV)/.installed
-dev: $(VENV)/.dev-installed
+# The labelling modules compiled to C extensions with mypyc (about 2x faster labelling,
+# same code: they are mypy-strict Python). Rebuilt when one of them changes. Without a C
+# compiler the build is skipped and vqagrade runs them as plain Python, just slower.
+COMPILED := text reading focus mentions negation comparison decide answer
+COMPILED_PY := $(addprefix src/vqagrade/,$(addsuffix .py,$(COMPILED)))
+
+$(VENV)/.compiled: $(VENV)/.installed $(COMPILED_PY)
+	@echo "compiling the rule modules with mypyc (about 2 minutes; once per change)"
+	@$(BIN)/python -c "import mypy" 2>/dev/null || $(BIN)/pip install -q 'mypy>=1.10'
+	@rm -f src/vqagrade/*.so src/*__mypyc*.so
+	@mkdir -p build
+	@if (cd src && ../$(BIN)/mypyc $(addprefix vqagrade/,$(addsuffix .py,$(COMPILED)))) \
+	    >build/mypyc.log 2>&1; then echo "compiled: $(COMPILED)"; \
+	else rm -f src/vqagrade/*.so src/*__mypyc*.so; \
+	    echo "mypyc failed (see build/mypyc.log): the rules run as plain Python"; fi
+	@touch $@
+
+install: $(VENV)/.installed $(VENV)/.compiled
+dev: $(VENV)/.dev-installed $(VENV)/.compiled
+compile: $(VENV)/.compiled
 
 demo: install
 	$(BIN)/vqagrade score examples/sample.jsonl
@@ -62,4 +80,5 @@ bench-speed: install
 	$(BIN)/python benchmarks/speed.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist src/build .pytest_cache .mypy_cache .ruff_cache
+	rm -f src/vqagrade/*.so src/*__mypyc*.so

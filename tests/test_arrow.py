@@ -20,7 +20,8 @@ from vqagrade.arrow import (
     output_columns,
     output_schema,
 )
-from vqagrade.grader import FieldMap, Grader
+from vqagrade.grader import Grader
+from vqagrade.records import FieldMap
 
 CONTRACT = {
     "score": pa.float64(),

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from vqagrade.grader import FieldMap
 from vqagrade.io import InputRow
 from vqagrade.open_task import FULL_MARKS, OpenGrader, normalise
+from vqagrade.records import FieldMap
 
 CASES = Path(__file__).parent / "cases_open" / "open.jsonl"
 GRADER = OpenGrader()

@@ -13,9 +13,10 @@ import pytest
 
 from scale_support import LEXICON_TOML, LIEN_ROW, case_rows, workload_rows
 from vqagrade.errors import LexiconError
-from vqagrade.grader import FieldMap, Grader
+from vqagrade.grader import Grader
 from vqagrade.io import InputRow, read_rows
 from vqagrade.parallel import _Router, auto_workers, default_workers, grade_parallel
+from vqagrade.records import FieldMap
 
 
 class FakeJudge:

@@ -25,7 +25,7 @@ _EXPORTS = {
     "Mention": "records",
     "Method": "records",
     "Grader": "grader",
-    "FieldMap": "grader",
+    "FieldMap": "records",
     "grade": "grader",
     "grade_rows": "grader",
     "grade_table": "arrow",
@@ -69,11 +69,11 @@ __all__ = [
 if TYPE_CHECKING:
     from .arrow import grade_frame, grade_table
     from .errors import InputError, JudgeError, LexiconError, OutputError, VqagradeError
-    from .grader import FieldMap, Grader, grade, grade_rows
+    from .grader import Grader, grade, grade_rows
     from .labels import TRUTH_TABLE, Label, score
     from .lexicon import Lexicon, load_lexicon
     from .open_task import OpenGrader
-    from .records import AnswerTrace, Grade, Mention, Method
+    from .records import AnswerTrace, FieldMap, Grade, Mention, Method
     from .testing import assert_grade
 
 

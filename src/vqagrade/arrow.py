@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from .grader import FieldMap, Grader
+    from .grader import Grader
+    from .records import FieldMap
 
 __all__ = [
     "grade_batch",
@@ -94,7 +95,8 @@ def output_schema(schema: pa.Schema, *, judge: bool = False) -> pa.Schema:
 
 def grader_for(fields: FieldMap | None = None, lexicons: Sequence[str | Path] = ()) -> Grader:
     """A grader for this process and configuration, built once (no judge)."""
-    from .grader import FieldMap, Grader
+    from .grader import Grader
+    from .records import FieldMap
 
     fields = fields or FieldMap()
     key = (fields.model_dump_json(), tuple(str(p) for p in lexicons))

@@ -69,7 +69,7 @@ class PromptChoice(str, Enum):
 
 def _field_map(question: str, gt: str, pred: str, id: str, option_a: str, option_b: str) -> Any:
     """The input field names given on the command line."""
-    from .grader import FieldMap
+    from .records import FieldMap
 
     return FieldMap(
         question=question, gt=gt, pred=pred, id=id, option_a=option_a, option_b=option_b

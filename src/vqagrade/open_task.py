@@ -43,8 +43,9 @@ from typing import TYPE_CHECKING, Any
 from .records import Method
 
 if TYPE_CHECKING:
-    from .grader import FieldMap, JudgeLike
+    from .grader import JudgeLike
     from .lexicon import Lexicon
+    from .records import FieldMap
 
 __all__ = ["FULL_MARKS", "OpenDecision", "OpenGrader", "normalise"]
 
@@ -146,8 +147,8 @@ class OpenGrader:
         judge_all: bool = False,
         fields: FieldMap | None = None,
     ) -> None:
-        from .grader import FieldMap
         from .lexicon import lexicon_for
+        from .records import FieldMap
 
         self.lex = lexicon or lexicon_for(lexicons)
         self.judge = judge

@@ -28,7 +28,8 @@ from .io import InputRow
 from .pipeline import Item, JudgeQueueStats, error_row, judge_concurrently, rule_items
 
 if TYPE_CHECKING:
-    from .grader import FieldMap, Grader, JudgeLike
+    from .grader import Grader, JudgeLike
+    from .records import FieldMap
 
 __all__ = ["auto_workers", "default_workers", "grade_parallel"]
 
@@ -116,7 +117,8 @@ def grade_parallel(
     Raises:
         VqagradeError: a worker process died.
     """
-    from .grader import FieldMap, Grader
+    from .grader import Grader
+    from .records import FieldMap
 
     fields = fields or FieldMap()
     n = default_workers() if workers is None else workers
@@ -220,7 +222,8 @@ class _Router:
 
 def _init_worker(lexicons: list[str], fields: dict[str, str]) -> None:
     global _worker_grader
-    from .grader import FieldMap, Grader
+    from .grader import Grader
+    from .records import FieldMap
 
     _worker_grader = Grader(lexicons=lexicons, fields=FieldMap(**fields))
     # This process only grades: its memos hold millions of long-lived objects that every

@@ -44,7 +44,7 @@ from .errors import InputError, OutputError, VqagradeError
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from .grader import FieldMap
+    from .records import FieldMap
 
 __all__ = ["Piece", "RayRun", "check_output_dir", "plan_pieces", "run_ray"]
 
@@ -224,7 +224,7 @@ def run_ray(
         InputError: the input is missing, stdin, or of an unknown format.
         OutputError: the output folder is not usable (see :func:`check_output_dir`).
     """
-    from .grader import FieldMap
+    from .records import FieldMap
 
     try:
         import ray
@@ -289,7 +289,7 @@ def _grade_pieces(
     import pyarrow as pa
 
     from .arrow import grader_for
-    from .grader import FieldMap
+    from .records import FieldMap
 
     grader = grader_for(FieldMap(**fields), _lexicon_files(lexicons))
     seqs, counts = [], []

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from itertools import accumulate
-from operator import add
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
+from operator import add
 
 from .focus import find_focus
 from .labels import Label

@@ -74,3 +74,14 @@ class Grade(BaseModel):
             "options": list(self.options) if self.options else None,
             "reason": self.reason,
         }
+
+
+class FieldMap(BaseModel):
+    """Names of the input fields vqagrade reads (remappable on the command line)."""
+
+    question: str = "question"
+    gt: str = "gt"
+    pred: str = "pred"
+    id: str = "id"
+    option_a: str = "option_a"
+    option_b: str = "option_b"
