@@ -30,7 +30,8 @@ $(VENV)/.compiled: $(VENV)/.installed $(COMPILED_PY)
 	@rm -f src/vqagrade/*.so src/*__mypyc*.so
 	@mkdir -p build
 	@if (cd src && ../$(BIN)/mypyc $(addprefix vqagrade/,$(addsuffix .py,$(COMPILED)))) \
-	    >build/mypyc.log 2>&1; then echo "compiled: $(COMPILED)"; \
+	    >build/mypyc.log 2>&1; then touch src/vqagrade/*.so src/*__mypyc*.so; \
+	    echo "compiled: $(COMPILED)"; \
 	else rm -f src/vqagrade/*.so src/*__mypyc*.so; \
 	    echo "mypyc failed (see build/mypyc.log): the rules run as plain Python"; fi
 	@touch $@

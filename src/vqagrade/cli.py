@@ -317,18 +317,25 @@ def score(
                 judge_in_flight=(lambda: queue.in_flight) if fallback is not None else None,
             ) as bar,
         ):
-            for out in stream:
-                writer.write(out)
-                summary.add(out)
-                bar.advance()
-                if junit_writer is not None:
-                    junit_writer.add(out)
-                if (
-                    offline
-                    and out.get("method") != "error"
-                    and (judge_all or out.get("method") == "unresolved")
-                ):
-                    pending.append(_triple(out, fields))
+            if junit_writer is None and not offline and not bar.enabled:
+                # The plain run: nothing else to do per row, so nothing else is looked up.
+                write, add = writer.write, summary.add
+                for out in stream:
+                    write(out)
+                    add(out)
+            else:
+                for out in stream:
+                    writer.write(out)
+                    summary.add(out)
+                    bar.advance()
+                    if junit_writer is not None:
+                        junit_writer.add(out)
+                    if (
+                        offline
+                        and out.get("method") != "error"
+                        and (judge_all or out.get("method") == "unresolved")
+                    ):
+                        pending.append(_triple(out, fields))
         if junit_writer is not None:
             junit_writer.close()
     except VqagradeError as exc:

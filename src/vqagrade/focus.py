@@ -19,7 +19,10 @@ _THINK = re.compile(r"<think>.*?(?:</think>|$)", re.I | re.S)
 _THINK_OPEN = re.compile(r"<think>", re.I)
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.S)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
-_SENTENCE_END = re.compile(r"(?<=[^\s.]{2})[.!?](?:\s|$)")
+# Patterns that open with a character class, not a lookbehind: the engine skips ahead to
+# candidates instead of trying the lookbehind at every position (~2x faster on answers).
+_HAS_SENTENCE_BREAK = re.compile(r"[.!?]\s|\n")  # where _SENTENCE_SPLIT would split
+_SENTENCE_END = re.compile(r"[.!?](?<=[^\s.]{2}[.!?])(?:\s|$)")
 _MAX_BOLD_WORDS = 6
 
 
@@ -32,7 +35,9 @@ class Focus:
 
 
 @lru_cache(maxsize=8)
-def _patterns(lex: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+def _patterns(
+    lex: Lexicon,
+) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[str, ...]]:
     tags = "|".join(re.escape(t) for t in sorted(lex.role_tags, key=len, reverse=True))
     role = re.compile(rf"^\s*(?:(?:{tags})\s*:\s*)+", re.I) if tags else re.compile(r"^\b$")
     # "answer" alone must be followed by a colon; longer markers may be followed by "is"/":".
@@ -51,12 +56,8 @@ def _patterns(lex: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str], re.Patter
         body = r"\s+".join(re.escape(w) for w in m.rstrip(",").split())
         words.append(body)
     conclusion = re.compile(r"(?<![\w])(?:" + "|".join(words) + r")\b[\s,:]*", re.I)
-    return role, final, conclusion
-
-
-@lru_cache(maxsize=8)
-def _conclusion_words(lex: Lexicon) -> tuple[str, ...]:
-    return tuple({m.split()[0].rstrip(",").lower() for m in lex.conclusion_markers})
+    starts = tuple({m.split()[0].rstrip(",").lower() for m in lex.conclusion_markers})
+    return role, final, conclusion, starts
 
 
 def find_focus(text: str, lex: Lexicon) -> Focus:
@@ -66,7 +67,7 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
         text: the raw answer.
         lex: the lexicon (role tags and answer markers).
     """
-    role, final, conclusion = _patterns(lex)
+    role, final, conclusion, conclusion_words = _patterns(lex)
     t = text.strip()
     # Cheap character probes first: most answers have no tags, markers or bold text.
     if "<" in t:
@@ -100,8 +101,8 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
             if len(b.split()) <= _MAX_BOLD_WORDS and not b.endswith(":") and tail in ("", ".", "!"):
                 return Focus(b, "bold answer")
     if (
-        not _SENTENCE_SPLIT.search(t)
-        or not any(w in low for w in _conclusion_words(lex))
+        not any(w in low for w in conclusion_words)
+        or not _HAS_SENTENCE_BREAK.search(t)
         or not conclusion.search(t)
     ):
         return Focus(t, "whole answer")

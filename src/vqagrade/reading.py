@@ -21,7 +21,9 @@ _LETTER_ONLY = re.compile(
     r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?\s*$", re.I
 )
 _LETTER_LEAD = re.compile(r"^\s*(?:\(([AaBb])\)|([AB])[).:])\s+(\S.*)$", re.S)
-_CLAUSE_BREAK = re.compile(r"[.;:!?,()\n]|(?<=\s)[-\u2013\u2014](?=\s)")
+# Every branch opens with a character class, so the regex engine can skip ahead to
+# candidates (a leading lookbehind is tried at every position: measured 1.4x slower).
+_CLAUSE_BREAK = re.compile(r"[.;:!?,()\n]|[-\u2013\u2014](?<=\s.)(?=\s)")
 _YES_NO_LEAD = re.compile(r"\s*[,.;:!\-\u2013\u2014]")
 _NEGATORS = frozenset({"no", "not", "without", "nor", "never", "neither", "none"})
 # Words that may sit between coordinated mentions ("the left and the right kidney").
