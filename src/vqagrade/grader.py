@@ -30,6 +30,7 @@ _LABEL_CAP = 1_000_000
 # objects slowed whole runs down (measured on 1M rows: 19-21 s with 2k, 21-23 s with 100k).
 _READINGS_SIZE = 10_000
 _MAX_KINDS = 1 << 16
+_KEY_BASE = 1 << 32  # outcome key of a pair of kinds: g * _KEY_BASE + p
 _YES_NO_REASON = "a yes/no question whose wording contains 'or'"
 
 
@@ -170,6 +171,7 @@ class Grader:
         # are few (about 150 on a million rows), so outcomes are memoised per pair of kinds.
         self._kinds: dict[tuple[Label | None, str, bool], int] = {}
         self._kind_list: list[tuple[Label | None, str, bool]] = []
+        self._kinds_full = False
         self._cores: dict[int, Outcome] = {}
         names = self.fields
         self._names = (names.question, names.gt, names.pred, names.option_a, names.option_b)
@@ -246,11 +248,9 @@ class Grader:
             kind = (verdict.label, verdict.reason, verdict.rule == "yes-no")
             hit = self._kinds.get(kind)
             if hit is None:
-                if len(self._kinds) >= _MAX_KINDS:
-                    self._forget_labels()
-                    self._kinds.clear()
-                    self._kind_list.clear()
-                    self._cores.clear()
+                # Full: renumbered before the next row, never in the middle of one (the
+                # row's other label already holds a number).
+                self._kinds_full = len(self._kind_list) + 1 >= _MAX_KINDS
                 hit = self._kinds[kind] = len(self._kind_list)
                 self._kind_list.append(kind)
             if not own:
@@ -260,6 +260,13 @@ class Grader:
         self._label_count += 1
         st.labels[text] = hit
         return hit
+
+    def _renumber_kinds(self) -> None:
+        self._forget_labels()
+        self._kinds.clear()
+        self._kind_list.clear()
+        self._cores.clear()
+        self._kinds_full = False
 
     def _forget_labels(self) -> None:
         # Bounded: memory stays flat however many distinct answers a run sees.
@@ -272,6 +279,8 @@ class Grader:
         self, question: str, gt: str, pred: str, options: tuple[str, str] | None
     ) -> tuple[Outcome, Options | None]:
         """The outcome (without the options' wording) and the options, if it has any."""
+        if self._kinds_full:
+            self._renumber_kinds()
         a, b = options or (None, None)
         st = self._questions.get(question if a is None else (question, a, b))
         if st is None:
@@ -283,7 +292,7 @@ class Grader:
 
     def _core(self, g: int, p: int) -> Outcome:
         """The outcome of a pair of label kinds, without the options' wording."""
-        key = g * _MAX_KINDS + p
+        key = g * _KEY_BASE + p
         core = self._cores.get(key)
         if core is None:
             g_label, g_reason, g_refused = self._kind_list[g]
@@ -369,6 +378,8 @@ class Grader:
     ) -> tuple[Outcome, tuple[str, str] | None, tuple[str, str, str] | None]:
         """The per-row hot path: (verdict without the options' wording, the options' wording,
         the triple for a judge). Inlined memo lookups: this runs once per input row."""
+        if self._kinds_full:
+            self._renumber_kinds()
         fq, fg, fp, fa, fb = self._names
         q, gt, pred = data.get(fq), data.get(fg), data.get(fp)
         # The common case in one expression (a helper function per field costs on every row).
@@ -411,7 +422,7 @@ class Grader:
         p = labels.get(pred)
         if p is None:
             p = self._kind(st, pred)
-        core = self._cores.get(g * _MAX_KINDS + p) or self._core(g, p)
+        core = self._cores.get(g * _KEY_BASE + p) or self._core(g, p)
         return core, None if core.refusal else opts.texts, triple
 
     def grade_rows(
