@@ -17,6 +17,7 @@ from .io import InputRow
 from .labels import TRUTH_TABLE, Label
 from .lexicon import Lexicon, lexicon_for
 from .options import NotTwoOption, Options, build_options, extract_options
+from .pipeline import error_row
 from .records import AnswerTrace, FieldMap, Grade, Mention, Method
 
 MAX_TEXT_CHARS = 100_000
@@ -366,6 +367,17 @@ class Grader:
         return grade
 
     # -- rows -------------------------------------------------------------------------
+    def row_fields(
+        self, data: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], tuple[str, str, str] | None, bool]:
+        """The contract's fields for one row (a fresh dict), its (question, gt, pred) triple
+        (None for a malformed row) and whether the rules left it unsettled."""
+        core, texts, triple = self._settle(data)
+        fields = dict(core.row_fields)
+        if texts is not None:
+            fields["options"] = [texts[0], texts[1]]  # rows never share a mutable list
+        return fields, triple, triple is not None and core.needs_judge
+
     def row_outcome(self, data: Mapping[str, Any]) -> tuple[Outcome, tuple[str, str, str] | None]:
         """Validate a row's fields and grade it; malformed rows become error outcomes."""
         core, texts, triple = self._settle(data)
@@ -463,17 +475,14 @@ class Grader:
         # Exact type checks first: the ABC checks of isinstance(…, Mapping) cost on every row.
         data = row if type(row) is dict else getattr(row, "data", row)
         if type(data) is not dict and (data is None or not isinstance(data, Mapping)):
-            line = getattr(row, "line", None)
             why = getattr(row, "error", None) or "the row is not an object"
-            out_row: dict[str, Any] = {"line": line, "raw": getattr(row, "raw", None)}
-            out_row.update(Outcome(None, Method.ERROR, None, None, None, why).fields())
-            return out_row, None, False
-        core, texts, triple = self._settle(data)
-        out_row = {**data, **core.row_fields}
-        if texts is not None:
-            out_row["options"] = [texts[0], texts[1]]  # rows never share a mutable list
-        needs = triple is not None and (core.needs_judge or self.judge_all)
-        return out_row, triple, needs
+            return (
+                error_row(getattr(row, "line", None), getattr(row, "raw", None), why),
+                None,
+                False,
+            )
+        fields, triple, unsettled = self.row_fields(data)
+        return {**data, **fields}, triple, triple is not None and (unsettled or self.judge_all)
 
     def _flush(
         self, pending: list[tuple[dict[str, Any], tuple[str, str, str] | None, bool]]

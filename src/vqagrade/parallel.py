@@ -240,9 +240,8 @@ def _grade_chunk(
     assert grader is not None, "the worker was not initialised"
     out: _Result = []
     for values in payload:
-        outcome, triple = grader.row_outcome(dict(zip(names, values, strict=True)))
-        needs = triple is not None and (outcome.needs_judge or judge_all)
-        out.append((outcome.fields(), needs))
+        fields, triple, unsettled = grader.row_fields(dict(zip(names, values, strict=True)))
+        out.append((fields, triple is not None and (unsettled or judge_all)))
     return out
 
 

@@ -83,10 +83,8 @@ def rule_items(
             why = getattr(row, "error", None) or "the row is not an object"
             yield error_row(getattr(row, "line", None), getattr(row, "raw", None), why), None, False
             continue
-        outcome, triple = grader.row_outcome(data)
-        out = dict(data)
-        out.update(outcome.fields())
-        yield out, triple, triple is not None and (outcome.needs_judge or judge_all)
+        fields, triple, unsettled = grader.row_fields(data)
+        yield {**data, **fields}, triple, triple is not None and (unsettled or judge_all)
 
 
 def apply_judge(row: dict[str, Any], fields: Mapping[str, Any]) -> None:
