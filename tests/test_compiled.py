@@ -15,35 +15,18 @@ import sys
 from pathlib import Path
 
 import vqagrade
+from scale_support import ROOT, case_rows
 from vqagrade import Grader
 from vqagrade._compiled import MODULES, compiled_modules
-
-ROOT = Path(__file__).resolve().parents[1]
-CASES = Path(__file__).parent / "cases"
 
 CHILD = """
 import json, sys
 from vqagrade import Grader
 import vqagrade.text
 assert vqagrade.text.__file__.endswith(".py"), vqagrade.text.__file__
-g = Grader()
-out = []
-for line in sys.stdin:
-    c = json.loads(line)
-    o = g.outcome(c["question"], c["gt"], c["pred"])
-    out.append([o.score, o.method.value, o.reason, list(o.options or [])])
-print(json.dumps(out))
+rows = [json.loads(line) for line in sys.stdin]
+print(json.dumps(list(Grader().grade_rows(rows))))
 """
-
-
-def _cases() -> list[dict[str, str]]:
-    rows = []
-    for path in sorted(CASES.glob("*.jsonl")):
-        for line in path.read_text().splitlines():
-            if line.strip():
-                c = json.loads(line)
-                rows.append({k: c[k] for k in ("question", "gt", "pred")})
-    return rows
 
 
 def test_plain_python_and_compiled_grade_alike(tmp_path: Path) -> None:
@@ -52,7 +35,7 @@ def test_plain_python_and_compiled_grade_alike(tmp_path: Path) -> None:
     shutil.copytree(package, tree, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     for data in ("lexicons", "prompts"):
         shutil.copytree(ROOT / data, tmp_path / data)
-    rows = _cases()
+    rows = case_rows()
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "src")}
     child = subprocess.run(
         [sys.executable, "-c", CHILD],
@@ -63,15 +46,18 @@ def test_plain_python_and_compiled_grade_alike(tmp_path: Path) -> None:
         check=True,
     )
     plain = json.loads(child.stdout)
-    g = Grader()
-    here = []
-    for r in rows:
-        o = g.outcome(r["question"], r["gt"], r["pred"])
-        here.append([o.score, o.method.value, o.reason, list(o.options or [])])
+    here = list(Grader().grade_rows(rows))
     assert len(plain) == len(rows) > 1000
-    diffs = [(r, a, b) for r, a, b in zip(rows, here, plain, strict=True) if a != b]
+    diffs = [(a, b) for a, b in zip(here, plain, strict=True) if a != b]
     assert not diffs, diffs[:5]
 
 
 def test_compiled_modules_are_known() -> None:
     assert set(compiled_modules()) <= set(MODULES)
+
+
+def test_the_makefile_compiles_exactly_these_modules() -> None:
+    line = next(
+        x for x in (ROOT / "Makefile").read_text().splitlines() if x.startswith("COMPILED :=")
+    )
+    assert tuple(line.split(":=", 1)[1].split()) == MODULES

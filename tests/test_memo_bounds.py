@@ -3,25 +3,17 @@ tables never do (eviction only costs time, never changes an outcome)."""
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
+from scale_support import case_rows
 from vqagrade import grader as grader_module
 from vqagrade.grader import Grader
 
-CASES = Path(__file__).parent / "cases"
-
 
 def _rows() -> list[dict[str, str]]:
-    rows = []
-    for path in sorted(CASES.glob("*.jsonl")):
-        for line in path.read_text().splitlines():
-            if line.strip():
-                c = json.loads(line)
-                rows.append({k: c[k] for k in ("question", "gt", "pred")})
+    rows = case_rows()
     # Twice, shuffled: repeats hit the memos, and the order mixes questions that share options.
     rows = rows + rows
     random.Random(7).shuffle(rows)
