@@ -283,10 +283,14 @@ def test_field_remapping(tmp_path: Path) -> None:
         pytest.param(
             {"option_a": "blood", "option_b": "  "}, "unresolved", None, id="blank-option-ignored"
         ),
+        pytest.param(
+            {"option_a": None, "option_b": None}, "unresolved", None, id="null-options-ignored"
+        ),
+        pytest.param({"option_a": 1, "option_b": 2}, "unresolved", None, id="non-text-ignored"),
     ],
 )
 def test_explicit_option_columns(
-    tmp_path: Path, extra: dict[str, str], method: str, score: float | None
+    tmp_path: Path, extra: dict[str, Any], method: str, score: float | None
 ) -> None:
     # The question offers no "X or Y", so only explicit options can make it gradable.
     row = {"id": "o1", "question": "What is seen here?", "gt": "fluid", "pred": "blood", **extra}

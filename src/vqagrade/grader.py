@@ -393,7 +393,10 @@ class Grader:
         if self._kinds_full:
             self._renumber_kinds()
         fq, fg, fp, fa, fb = self._names
-        q, gt, pred = data.get(fq), data.get(fg), data.get(fp)
+        # Any: the checks below make them non-empty strings; an assert per row would cost.
+        q: Any = data.get(fq)
+        gt: Any = data.get(fg)
+        pred: Any = data.get(fp)
         # The common case in one expression (a helper function per field costs on every row).
         if not (
             type(q) is str
@@ -408,20 +411,19 @@ class Grader:
                 problem = _field_problem(name, v)
                 if problem:
                     return Outcome(None, Method.ERROR, None, None, None, problem), None, None
-        assert isinstance(q, str) and isinstance(gt, str) and isinstance(pred, str)
-        a, b = data.get(fa), data.get(fb)
-        if a is None and b is None:
+        a = b = None
+        if fa in data or fb in data:  # explicit options count when both are usable text
+            a, b = data.get(fa), data.get(fb)
+            if not (isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip()):
+                a = b = None
+        if a is None:
             st = self._questions.get(q)
             if st is None:
                 st = self._question(q, None, None)
-        elif isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip():
+        else:
             st = self._questions.get((q, a, b))
             if st is None:
                 st = self._question(q, a, b)
-        else:
-            st = self._questions.get(q)
-            if st is None:
-                st = self._question(q, None, None)
         triple = (q, gt, pred)
         opts = st.opts
         if opts is None:
