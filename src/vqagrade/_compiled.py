@@ -8,7 +8,9 @@ import importlib.util
 from pathlib import Path
 
 #: The labelling hot path; the Makefile compiles exactly these (keep the lists in step).
-MODULES = ("text", "reading", "focus", "mentions", "negation", "comparison", "decide", "answer")
+MODULES = (
+    "text", "reading", "focus", "mentions", "negation", "comparison", "decide", "answer", "settle"
+)  # fmt: skip
 
 
 def _origin(name: str) -> Path | None:

@@ -1,0 +1,381 @@
+"""The per-row core of grading: memo tables from a row's question and answers to its outcome.
+
+`Tables` extracts options once per question, labels each answer text once per set of options
+(kept as the number of the label's kind), and looks up the outcome per pair of kinds. It is
+compiled with mypyc with the rule modules (see the Makefile): it runs once per input row.
+`vqagrade.grader.Grader` is the public face.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import options as options_module
+from .answer import label_reading, read_answer
+from .io import InputRow
+from .labels import TRUTH_TABLE, Label
+from .lexicon import Lexicon
+from .options import NotTwoOption, Options, build_options, extract_options
+from .pipeline import error_row
+from .reading import Reading
+from .records import Method
+
+MAX_TEXT_CHARS = 100_000
+CACHE_SIZE = 100_000
+# Label tables hold one small int per (question, answer text): a million cost ~60 MB, and a
+# bigger table keeps the answers that recur across a run (measured on 1M rows: 29 s with
+# 1M entries, 38 s with 100k).
+LABEL_CAP = 1_000_000
+# Readings are only reused when an answer recurs under other options (labels are memoised
+# per options already); a small table of recent ones is enough, and a large one of big
+# objects slowed whole runs down (measured on 1M rows: 19-21 s with 2k, 21-23 s with 100k).
+READINGS_SIZE = 10_000
+MAX_KINDS = 1 << 16
+_KEY_BASE = 1 << 32  # outcome key of a pair of kinds: g * _KEY_BASE + p
+_YES_NO_REASON = "a yes/no question whose wording contains 'or'"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The row contract's fields for one graded triple (the hot-path form of `Grade`)."""
+
+    score: float | None
+    method: Method
+    gt_label: Label | None
+    pred_label: Label | None
+    options: tuple[str, str] | None
+    reason: str
+    needs_judge: bool = False
+    refusal: bool = False  # not a two-option question: no options to report
+    row_fields: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Built once: outcomes are memoised and shared by every row with the same labels.
+        if self.row_fields:
+            return
+        self.row_fields.update(
+            score=self.score,
+            method=self.method.value,
+            gt_label=self.gt_label.value if self.gt_label else None,
+            pred_label=self.pred_label.value if self.pred_label else None,
+            options=list(self.options) if self.options else None,
+            reason=self.reason,
+        )
+
+    def with_options(self, options: tuple[str, str]) -> Outcome:
+        """The same verdict for a question whose options read differently."""
+        fields = dict(self.row_fields)
+        fields["options"] = list(options)
+        return Outcome(
+            self.score,
+            self.method,
+            self.gt_label,
+            self.pred_label,
+            options,
+            self.reason,
+            self.needs_judge,
+            self.refusal,
+            fields,
+        )
+
+    def fields(self) -> dict[str, Any]:
+        """The fields added to an output row (a fresh dict)."""
+        out = dict(self.row_fields)
+        if self.options:
+            out["options"] = list(self.options)
+        return out
+
+
+def _put(memo: dict[Any, Any], key: Any, value: Any, size: int) -> None:
+    """Store in a bounded memo: emptied when full, so memory stays flat on huge inputs.
+
+    Cheaper per hit than an LRU (a plain dict lookup), which matters on the per-row path.
+    """
+    if len(memo) >= size:
+        memo.clear()
+    memo[key] = value
+
+
+class _Question:
+    """What the grader keeps per question: its options (or why it has none) and labels."""
+
+    __slots__ = ("labels", "opts", "refused")
+
+    def __init__(self, opts: Options | None, refused: Outcome | None) -> None:
+        self.opts = opts
+        self.refused = refused
+        self.labels: dict[str, int] = {}  # text -> kind of its label
+
+
+class Tables:
+    """Bounded memo tables and the per-row path over them.
+
+    Args:
+        lex: the lexicon.
+        names: the fields read (question, gt, pred, option_a, option_b).
+        cache_size, label_cap, readings_size, max_kinds: the bounds of the tables.
+    """
+
+    def __init__(
+        self,
+        lex: Lexicon,
+        names: tuple[str, str, str, str, str],
+        *,
+        cache_size: int = CACHE_SIZE,
+        label_cap: int = LABEL_CAP,
+        readings_size: int = READINGS_SIZE,
+        max_kinds: int = MAX_KINDS,
+    ) -> None:
+        self.lex = lex
+        self.names = names
+        self.cache_size = cache_size
+        self.label_cap = label_cap
+        self.readings_size = readings_size
+        self.max_kinds = max_kinds
+        self.opts_memo: dict[tuple[str, str | None, str | None], Options | NotTwoOption] = {}
+        self.readings: dict[str, Reading] = {}
+        self.refusals: dict[str, Outcome] = {}
+        # Per question (and explicit options): its options and its own text -> label table.
+        self.questions: dict[Any, _Question] = {}
+        # Per options signature: the labels that never read the question's own words.
+        self.by_signature: dict[tuple[object, ...], dict[str, int]] = {}
+        self.label_count = 0
+        # A row's outcome depends only on each side's (label, reason, refusal): those "kinds"
+        # are few (about 150 on a million rows), so outcomes are memoised per pair of kinds.
+        self.kinds: dict[tuple[Label | None, str, bool], int] = {}
+        self.kind_list: list[tuple[Label | None, str, bool]] = []
+        self.kinds_full = False
+        self.cores: dict[int, Outcome] = {}
+
+    def options(
+        self, question: str, option_a: str | None = None, option_b: str | None = None
+    ) -> Options | NotTwoOption:
+        """The question's two options (explicit ones win), memoised."""
+        key = (question, option_a, option_b)
+        hit = self.opts_memo.get(key)
+        if hit is None:
+            if option_a is not None and option_b is not None:
+                hit = build_options(option_a, option_b, self.lex, question=question)
+            else:
+                hit = extract_options(question, self.lex)
+            _put(self.opts_memo, key, hit, self.cache_size)
+        return hit
+
+    def read(self, text: str) -> Reading:
+        """The option-independent reading of an answer, memoised per text."""
+        hit = self.readings.get(text)
+        if hit is None:
+            hit = read_answer(text, self.lex)
+            _put(self.readings, text, hit, self.readings_size)
+        return hit
+
+    def state(self, opts: Options) -> _Question:
+        st = self.questions.get(opts)
+        if st is None:
+            st = self.remember(opts, _Question(opts, None))
+        return st
+
+    def question(self, question: str, a: str | None, b: str | None) -> _Question:
+        """The memoised state of a question (keyed by its text, plus explicit options)."""
+        opts = self.options(question, a, b)
+        if isinstance(opts, NotTwoOption):
+            st = _Question(None, self.refused(opts.reason))
+        else:
+            st = self.state(opts)
+        return self.remember(question if a is None else (question, a, b), st)
+
+    def remember(self, key: Any, st: _Question) -> _Question:
+        if len(self.questions) >= self.cache_size:
+            self.forget_labels()
+            self.questions.clear()
+        self.questions[key] = st
+        return st
+
+    def kind(self, st: _Question, text: str) -> int:
+        """The kind of the label of `text` for the question, memoised.
+
+        Only the kind is kept, not the verdict and its evidence: a million distinct answers
+        cost a few dozen bytes each. A label that never looked at the question's own words is
+        shared by every question with the same options (key: the options' signature).
+        """
+        hit = st.labels.get(text)
+        if hit is not None:
+            return hit
+        opts = st.opts
+        assert opts is not None
+        shared = self.by_signature.get(opts.signature)
+        if shared is None:
+            shared = self.by_signature[opts.signature] = {}
+        hit = shared.get(text)
+        if hit is None:
+            before = options_module.CONTEXT_READS
+            verdict = label_reading(self.read(text), opts, self.lex)
+            own = options_module.CONTEXT_READS != before
+            kind = (verdict.label, verdict.reason, verdict.rule == "yes-no")
+            hit = self.kinds.get(kind)
+            if hit is None:
+                # Full: renumbered before the next row, never in the middle of one (the
+                # row's other label already holds a number).
+                self.kinds_full = len(self.kind_list) + 1 >= self.max_kinds
+                hit = self.kinds[kind] = len(self.kind_list)
+                self.kind_list.append(kind)
+            if not own:
+                shared[text] = hit
+        if self.label_count >= self.label_cap:
+            self.forget_labels()
+        self.label_count += 1
+        st.labels[text] = hit
+        return hit
+
+    def renumber_kinds(self) -> None:
+        self.forget_labels()
+        self.kinds.clear()
+        self.kind_list.clear()
+        self.cores.clear()
+        self.kinds_full = False
+
+    def forget_labels(self) -> None:
+        # Bounded: memory stays flat however many distinct answers a run sees.
+        for st in self.questions.values():
+            st.labels.clear()
+        self.by_signature.clear()
+        self.label_count = 0
+
+    def evaluate(
+        self, question: str, gt: str, pred: str, options: tuple[str, str] | None
+    ) -> tuple[Outcome, Options | None]:
+        """The outcome (without the options' wording) and the options, if it has any."""
+        if self.kinds_full:
+            self.renumber_kinds()
+        a, b = options or (None, None)
+        st = self.questions.get(question if a is None else (question, a, b))
+        if st is None:
+            st = self.question(question, a, b)
+        if st.refused is not None:
+            return st.refused, None
+        core = self.core(self.kind(st, gt), self.kind(st, pred))
+        return core, None if core.refusal else st.opts
+
+    def core(self, g: int, p: int) -> Outcome:
+        """The outcome of a pair of label kinds, without the options' wording."""
+        key = g * _KEY_BASE + p
+        core = self.cores.get(key)
+        if core is None:
+            g_label, g_reason, g_refused = self.kind_list[g]
+            p_label, p_reason, _ = self.kind_list[p]
+            if g_refused:  # the gt answers a yes/no question, not these options
+                core = self.refused(_YES_NO_REASON)
+            else:
+                core = self.outcome(g_label, g_reason, p_label, p_reason)
+            self.cores[key] = core
+        return core
+
+    def refused(self, why: str) -> Outcome:
+        hit = self.refusals.get(why)
+        if hit is None:
+            reason = f"not a two-option question: {why}"
+            hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, True, True)
+            if len(self.refusals) >= self.cache_size:
+                self.refusals.clear()
+            self.refusals[why] = hit
+        return hit
+
+    @staticmethod
+    def outcome(g: Label | None, g_reason: str, p: Label | None, p_reason: str) -> Outcome:
+        if g is not None and p is not None:
+            score = TRUTH_TABLE[g][p]
+            reason = f"gt {g.value} ({g_reason}); pred {p.value} ({p_reason})"
+            return Outcome(score, Method.RULE, g, p, None, reason)
+        parts = []
+        if g is None:
+            parts.append(f"gt abstains: {g_reason}")
+        if p is None:
+            parts.append(f"pred abstains: {p_reason}")
+        return Outcome(None, Method.UNRESOLVED, g, p, None, "; ".join(parts), True)
+
+    def settle(
+        self, data: dict[str, Any]
+    ) -> tuple[Outcome, tuple[str, str] | None, tuple[str, str, str] | None]:
+        """One row: (the outcome without the options' wording, the options' wording, the
+        (question, gt, pred) triple or None for a malformed row). Runs once per input row."""
+        if self.kinds_full:
+            self.renumber_kinds()
+        fq, fg, fp, fa, fb = self.names
+        # Any: the checks below make them non-empty strings; an assert per row would cost.
+        q: Any = data.get(fq)
+        gt: Any = data.get(fg)
+        pred: Any = data.get(fp)
+        # The common case in one expression (a helper function per field costs on every row).
+        if not (
+            type(q) is str
+            and type(gt) is str
+            and type(pred) is str
+            and 0 < len(q) <= MAX_TEXT_CHARS
+            and 0 < len(gt) <= MAX_TEXT_CHARS
+            and 0 < len(pred) <= MAX_TEXT_CHARS
+            and not (q.isspace() or gt.isspace() or pred.isspace())
+        ):
+            for name, v in ((fq, q), (fg, gt), (fp, pred)):
+                problem = field_problem(name, v)
+                if problem:
+                    return Outcome(None, Method.ERROR, None, None, None, problem), None, None
+        a = b = None
+        if fa in data or fb in data:  # explicit options count when both are usable text
+            a, b = data.get(fa), data.get(fb)
+            if not (isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip()):
+                a = b = None
+        if a is None:
+            st = self.questions.get(q)
+            if st is None:
+                st = self.question(q, None, None)
+        else:
+            st = self.questions.get((q, a, b))
+            if st is None:
+                st = self.question(q, a, b)
+        triple = (q, gt, pred)
+        opts = st.opts
+        if opts is None:
+            assert st.refused is not None
+            return st.refused, None, triple
+        labels = st.labels
+        g = labels.get(gt)
+        if g is None:
+            g = self.kind(st, gt)
+        p = labels.get(pred)
+        if p is None:
+            p = self.kind(st, pred)
+        core = self.cores.get(g * _KEY_BASE + p) or self.core(g, p)
+        return core, None if core.refusal else opts.texts, triple
+
+    def rows(self, rows: Iterable[Any]) -> Iterator[dict[str, Any]]:
+        """The rules-only loop: each input row plus the contract's fields, in order."""
+        for row in rows:
+            data = row.data if type(row) is InputRow else row
+            if type(data) is not dict:
+                if data is None or not isinstance(data, Mapping):
+                    why = getattr(row, "error", None) or "the row is not an object"
+                    yield error_row(getattr(row, "line", None), getattr(row, "raw", None), why)
+                    continue
+                data = dict(data)
+            core, texts, _ = self.settle(data)
+            out_row = {**data, **core.row_fields}
+            if texts is not None:
+                out_row["options"] = [texts[0], texts[1]]  # rows never share a mutable list
+            yield out_row
+
+
+def field_problem(name: str, value: Any) -> str | None:
+    """Why a field cannot be graded (None when it can)."""
+    if type(value) is str and len(value) <= MAX_TEXT_CHARS and value and not value.isspace():
+        return None
+    if value is None:
+        return f"missing field '{name}'"
+    if not isinstance(value, str):
+        return f"field '{name}' is {type(value).__name__}, expected a string"
+    if not value.strip():
+        return f"field '{name}' is empty"
+    if len(value) > MAX_TEXT_CHARS:
+        return f"field '{name}' is longer than {MAX_TEXT_CHARS:,} characters"
+    return None
