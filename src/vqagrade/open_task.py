@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .records import Method
+from .settle import field_problem
 
 if TYPE_CHECKING:
     from .grader import JudgeLike
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
 __all__ = ["FULL_MARKS", "OpenDecision", "OpenGrader", "normalise"]
 
 FULL_MARKS = 5
-MAX_TEXT_CHARS = 100_000
 _ARTICLES = ("the", "a", "an")
 _LEADING_ARTICLE = re.compile(r"^(?:the|an|a)\s+(?=\S)")
 _WRAP = "\"'`*“”‘’«»"
@@ -100,18 +100,6 @@ class OpenDecision:
 def _short(words: Sequence[str], limit: int = 60) -> str:
     text = " ".join(words)
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _field_problem(name: str, value: Any, *, allow_empty: bool) -> str | None:
-    if value is None:
-        return f"missing field '{name}'"
-    if not isinstance(value, str):
-        return f"field '{name}' is {type(value).__name__}, expected a string"
-    if len(value) > MAX_TEXT_CHARS:
-        return f"field '{name}' is longer than {MAX_TEXT_CHARS:,} characters"
-    if not allow_empty and not value.strip():
-        return f"field '{name}' is empty"
-    return None
 
 
 def _contract(score: int | None, method: Method, reason: str) -> dict[str, Any]:
@@ -194,7 +182,7 @@ class OpenGrader:
             (f.gt, gt, False),
             (f.pred, pred, True),
         ):
-            problem = _field_problem(name, value, allow_empty=empty_ok)
+            problem = field_problem(name, value, allow_empty=empty_ok)
             if problem:
                 return _contract(None, Method.ERROR, problem), None
         assert isinstance(q, str) and isinstance(gt, str) and isinstance(pred, str)

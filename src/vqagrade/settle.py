@@ -366,15 +366,15 @@ class Tables:
             yield out_row
 
 
-def field_problem(name: str, value: Any) -> str | None:
-    """Why a field cannot be graded (None when it can)."""
+def field_problem(name: str, value: Any, *, allow_empty: bool = False) -> str | None:
+    """Why a field cannot be graded (None when it can); `allow_empty` lets "" through."""
     if type(value) is str and len(value) <= MAX_TEXT_CHARS and value and not value.isspace():
         return None
     if value is None:
         return f"missing field '{name}'"
     if not isinstance(value, str):
         return f"field '{name}' is {type(value).__name__}, expected a string"
-    if not value.strip():
+    if not allow_empty and not value.strip():
         return f"field '{name}' is empty"
     if len(value) > MAX_TEXT_CHARS:
         return f"field '{name}' is longer than {MAX_TEXT_CHARS:,} characters"
