@@ -83,6 +83,18 @@ _LIST_SECTIONS = {
     "places": ("landmark", "image_frame", "patient_frame"),
     "grammar": GRAMMAR_LISTS,
     "answer": ("role_tags", "final_markers", "conclusion_markers", "letter_prefixes"),
+    "yes_no": (
+        "polar_starts",
+        "frame",
+        "yes",
+        "no",
+        "abnormal",
+        "normal",
+        "dangling",
+        "clause_words",
+        "unsettled",
+        "other_findings",
+    ),
 }
 
 
@@ -285,6 +297,9 @@ class Lexicon:
         )
         self.conclusion_markers = tuple(lists.get("answer.conclusion_markers", []))
         self.letter_prefixes = frozenset(lists.get("answer.letter_prefixes", []))
+        # Every list as merged ("section.name" -> phrases), for the modules that build their
+        # own vocabulary from a section of their own (yes_no.toml's [yes_no]).
+        self.lists = {name: tuple(values) for name, values in lists.items()}
 
 
 def load_lexicon(extra: Sequence[str | Path] = (), *, shipped: bool = True) -> Lexicon:

@@ -1,0 +1,165 @@
+"""Yes/no questions: recognise a polar question and read the proposition it asks about.
+
+"Does this image show acute pancreatitis?" asks about {acute, pancreatitis}; "Is the heart
+normal?" about the heart with the predicate *normal*; "Is there no fracture?" is negated
+(an answer that denies the fracture says yes); "Is there pneumonia or effusion?" asks about
+a disjunction. The words come from the lexicons (`lexicons/yes_no.toml`, `[yes_no]`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .lexicon import Lexicon
+from .text import PhraseSet
+
+_CONTRACTED = re.compile(r"\b\w+n['\u2019]t\b", re.I)
+
+
+class YesNoVocab:
+    """The `[yes_no]` lists of a lexicon, canonicalised once."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        lists = lex.lists
+
+        def words(name: str) -> frozenset[str]:
+            return frozenset(
+                w for p in lists.get(f"yes_no.{name}", ()) for w in (*lex.canon.words(p), p)
+            )
+
+        def phrases(name: str) -> PhraseSet:
+            return PhraseSet(lex.canon.words(p) for p in lists.get(f"yes_no.{name}", ()))
+
+        self.lex = lex
+        self.polar_starts = words("polar_starts")
+        self.frame = words("frame")
+        self.yes = phrases("yes")
+        self.no = phrases("no")
+        self.abnormal = words("abnormal")
+        self.normal = phrases("normal")
+        self.normal_words = words("normal")
+        self.dangling = words("dangling")
+        self.clause_words = words("clause_words")
+        self.unsettled = phrases("unsettled")
+        self.other_findings = phrases("other_findings")
+
+
+_VOCABS: dict[int, YesNoVocab] = {}
+
+
+def vocab(lex: Lexicon) -> YesNoVocab:
+    """The yes/no vocabulary of a lexicon (built once per lexicon)."""
+    hit = _VOCABS.get(id(lex))
+    if hit is None or hit.lex is not lex:
+        hit = _VOCABS[id(lex)] = YesNoVocab(lex)
+    return hit
+
+
+@dataclass(frozen=True, slots=True)
+class Proposition:
+    """What a yes/no question asks, as canonical words.
+
+    `words` must all be restated by an implicit answer; with `alternatives` ("X or Y"), at
+    least one of them too. `predicate` is the question's normal/abnormal word, if any.
+    """
+
+    polar: bool
+    words: tuple[str, ...] = ()
+    alternatives: tuple[str, ...] = ()
+    predicate: str | None = None
+    normal_predicate: bool = False
+    negated: bool = False
+    implicit: bool = False
+    question_words: frozenset[str] = frozenset()
+
+
+NOT_POLAR = Proposition(polar=False)
+
+
+def read_question(question: str, lex: Lexicon) -> Proposition:
+    """The proposition of a polar question (`polar=False` when it does not read as one).
+
+    Args:
+        question: the question text.
+        lex: the lexicon.
+    """
+    v = vocab(lex)
+    words = lex.canon.words(question)
+    if not words:
+        return NOT_POLAR
+    start = 0
+    rest = question
+    if words[0] in lex.intro_starts and "," in question:
+        # "In this image, is there a fracture?"
+        intro, rest = question.split(",", 1)
+        start = len(lex.canon.words(intro))
+    if start >= len(words) or words[start] not in v.polar_starts:
+        return NOT_POLAR
+    body = words[start:]
+    qset = frozenset(words)
+    # Negation inside the question: "Is there no fracture?", "Are the changes absent?".
+    cues: list[tuple[int, int]] = []
+    i = 0
+    while i < len(body):
+        if lex.neg_pseudo.match_at(body, i) is not None:
+            i += 1
+            continue
+        p = lex.neg_before.match_at(body, i) or lex.neg_after.match_at(body, i)
+        if p is not None:
+            cues.append((i, i + len(p)))
+            i += len(p)
+        else:
+            i += 1
+    # "Isn't there ...", "Is there not ...", two negations: which answer means what is
+    # unclear, so only explicit answers are read.
+    ambiguous = (
+        bool(_CONTRACTED.search(question))
+        or len(cues) > 1
+        or any(body[a] == "not" and a <= 2 for a, _ in cues)
+    )
+    cue_at = {k for a, b in cues for k in range(a, b)}
+    content = [
+        (k, w)
+        for k, w in enumerate(body)
+        if k not in cue_at
+        and w not in v.frame
+        and w not in lex.stopwords
+        and w not in lex.q_articles
+        and w.isalnum()
+    ]
+    alternatives: tuple[str, ...] = ()
+    ors = [k for k, w in enumerate(body) if w in ("or", "nor")]
+    # A list ("X, Y or Z") or a second sentence: explicit answers only.
+    implicit = bool(content) and not ambiguous and "," not in rest and rest.count("?") <= 1
+    if len(ors) > 1:
+        implicit = False
+    elif ors:
+        o = ors[0]
+        left = [w for k, w in content if k < o]
+        right = [w for k, w in content if k > o]
+        if left and right:
+            alternatives = (left[-1], right[0])
+            content = [(k, w) for k, w in content if w not in alternatives]
+        else:
+            implicit = False
+    required = tuple(dict.fromkeys(w for _, w in content if w != "or"))
+    predicate = None
+    normal_predicate = False
+    for w in reversed(required):
+        if w in v.normal_words:
+            predicate, normal_predicate = w, True
+            break
+        if w in v.abnormal:
+            predicate = w
+            break
+    return Proposition(
+        polar=True,
+        words=required,
+        alternatives=alternatives,
+        predicate=predicate,
+        normal_predicate=normal_predicate,
+        negated=bool(cues) and not ambiguous,
+        implicit=implicit and bool(required or alternatives),
+        question_words=qset,
+    )
