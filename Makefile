@@ -21,7 +21,7 @@ $(VENV)/.dev-installed: $(VENV)/.installed
 # The labelling modules compiled to C extensions with mypyc (about 2x faster labelling,
 # same code: they are mypy-strict Python). Rebuilt when one of them changes. Without a C
 # compiler the build is skipped and vqagrade runs them as plain Python, just slower.
-COMPILED := text reading focus mentions negation comparison decide answer settle
+COMPILED := text reading focus mentions negation comparison decide answer polar yes_no settle
 COMPILED_PY := $(addprefix src/vqagrade/,$(addsuffix .py,$(COMPILED)))
 
 $(VENV)/.compiled: $(VENV)/.installed $(COMPILED_PY)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 #: The labelling hot path; the Makefile compiles exactly these (keep the lists in step).
 MODULES = (
-    "text", "reading", "focus", "mentions", "negation", "comparison", "decide", "answer", "settle"
+    "text", "reading", "focus", "mentions", "negation", "comparison", "decide", "answer",
+    "polar", "yes_no", "settle",
 )  # fmt: skip
 
 
