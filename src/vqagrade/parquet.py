@@ -44,7 +44,9 @@ __all__ = [
     "parquet_files",
 ]
 
-CONTRACT_COLUMNS = ("score", "method", "gt_label", "pred_label", "options", "reason")
+CONTRACT_COLUMNS = (
+    "score", "method", "gt_label", "pred_label", "options", "reason", "question_kind"
+)  # fmt: skip
 """The fields every output row gains (the design's row contract), in order."""
 JUDGE_COLUMNS = JUDGE_FIELDS
 """Extra fields of rows the LLM judge saw."""
@@ -67,6 +69,7 @@ def column_types() -> dict[str, pa.DataType]:
         "pred_label": pa.string(),
         "options": pa.list_(pa.string()),
         "reason": pa.string(),
+        "question_kind": pa.string(),
         "judge_model": pa.string(),
         "judge_prompt": pa.string(),
         "judge_raw": pa.string(),

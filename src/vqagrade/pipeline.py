@@ -64,6 +64,7 @@ def error_row(line: int | None, raw: str | None, reason: str) -> dict[str, Any]:
     row: dict[str, Any] = {"line": line, "raw": raw}
     row.update(score=None, method=Method.ERROR.value, gt_label=None, pred_label=None, options=None)
     row["reason"] = reason
+    row["question_kind"] = None
     return row
 
 
