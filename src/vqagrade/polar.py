@@ -72,6 +72,8 @@ class Proposition:
     negated: bool = False
     implicit: bool = False
     question_words: frozenset[str] = frozenset()
+    offers_or: bool = False
+    """The question holds "or": yes/no only when its gt is a bare yes/no."""
 
 
 NOT_POLAR = Proposition(polar=False)
@@ -162,4 +164,5 @@ def read_question(question: str, lex: Lexicon) -> Proposition:
         negated=bool(cues) and not ambiguous,
         implicit=implicit and bool(required or alternatives),
         question_words=qset,
+        offers_or=bool(ors),
     )

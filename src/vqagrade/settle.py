@@ -382,11 +382,13 @@ class Tables:
     # -- yes/no questions (vqagrade.polar, vqagrade.yes_no) --------------------------
     def yes_no(self, st: _Question, question: str, gt: str, pred: str, refused: Outcome) -> Outcome:
         """The outcome of a row whose question is not a two-option one: a yes/no outcome
-        when the question is polar or its gt is a bare yes/no, else `refused`."""
+        when the question is polar without alternatives or its gt is a bare yes/no, else
+        `refused`."""
         prop = st.prop
         if prop is None:
             prop = st.prop = read_question(question, self.lex)
-        if not prop.polar:
+        if not prop.polar or prop.offers_or:
+            # "Is this T1, T2 or FLAIR?" - "T1" offers alternatives; "yes" makes it yes/no.
             early = self.read(gt).early
             if early is None or early.rule != "yes-no":
                 return refused
