@@ -94,6 +94,7 @@ _LIST_SECTIONS = {
         "clause_words",
         "unsettled",
         "other_findings",
+        "qualifiers",
     ),
 }
 

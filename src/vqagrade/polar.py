@@ -43,6 +43,9 @@ class YesNoVocab:
         self.clause_words = words("clause_words")
         self.unsettled = phrases("unsettled")
         self.other_findings = phrases("other_findings")
+        self.qualifiers = words("qualifiers")
+        # Single-word denials ("negative", "none") read as negation cues in a restatement.
+        self.no_words = frozenset(p[0] for p in self.no.phrases if len(p) == 1)
 
 
 _VOCABS: dict[int, YesNoVocab] = {}

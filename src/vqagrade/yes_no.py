@@ -66,15 +66,24 @@ def label_yes_no(r: Reading, prop: Proposition, lex: Lexicon, depth: int = 0) ->
         return YesNoVerdict(lab, "explicit", f"explicit '{lab.value}'", f)
     explicit: set[YesNo] = set()
     cues: list[str] = []
+    qualified = False
     if r.lead is not None:  # "No, ..." (the reading set the lead word apart)
         lab = YesNo.YES if r.lead in lex.yes else YesNo.NO
         explicit.add(lab)
         cues.append(f"explicit:{r.lead}")
+        qualified = bool(words) and words[0] in v.qualifiers
     clauses = _clauses(r, v)
     rest: list[tuple[int, int]] = []
     for a, b in clauses:
         lab = _polarity(words, a, b, v)
-        if lab is None and a == 0 and b - a > 1 and words[0] in lex.yes:
+        if (
+            lab is None
+            and a == 0
+            and b - a > 1
+            and words[0] in lex.yes
+            and words[1] not in ("or", "and", "nor")
+            and not any(w in v.no_words for w in words[a:b])
+        ):
             lab = YesNo.YES  # "Yes there is a fracture" (no comma); "No fracture" is a denial
             explicit.add(lab)
             cues.append(f"explicit:{words[0]}")
@@ -83,8 +92,13 @@ def label_yes_no(r: Reading, prop: Proposition, lex: Lexicon, depth: int = 0) ->
         if lab is not None:
             explicit.add(lab)
             cues.append(f"explicit:{' '.join(words[a:b])}")
+            # "Yes, but ...": the word after the answer qualifies it.
+            qualified = qualified or (b < len(words) and words[b] in v.qualifiers)
         else:
             rest.append((a, b))
+    if explicit and qualified:
+        why = "the explicit answer is qualified ('but', 'if', ...)"
+        return YesNoVerdict(None, "qualified", why, f, cues=tuple(cues))
     if len(explicit) > 1:
         return YesNoVerdict(None, "contradiction", "says both yes and no", f, cues=tuple(cues))
     found = _implicit(r, rest, prop, lex, v) if prop.implicit else None
@@ -286,6 +300,7 @@ def _negations(words: tuple[str, ...], a: int, b: int, spots: list[int], lex: Le
     """Negation cues of the clause that bear on the matched words."""
     out: list[str] = []
     last = spots[-1]
+    nos = vocab(lex).no_words
     i = a
     while i < b:
         if lex.neg_pseudo.match_at(words, i) is not None:
@@ -307,8 +322,10 @@ def _negations(words: tuple[str, ...], a: int, b: int, spots: list[int], lex: Le
             out.extend(("after", " ".join(p)))
             i += len(p)
             continue
-        if words[i] in ("not", "no", "without", "never") and i < last:
-            out.append(words[i])
+        if (words[i] in ("not", "no", "without", "never") or words[i] in nos) and i < last:
+            out.append(words[i])  # "Negative for pneumothorax"
+        elif words[i] in nos and i > last:
+            out.extend(("after", words[i]))  # "Pneumothorax negative": not read
         i += 1
     return out
 
