@@ -221,6 +221,8 @@ def score(
         question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
     )
     kind_list = _kinds(kinds)
+    if engine is Engine.ray and kind_list is not None:
+        raise _fail("--kinds is not supported with --engine ray; use the local engine")
     if engine is Engine.ray:
         _score_on_ray(input, output, ray_address, overwrite, fields, lexicon, in_format, quiet)
         if judge_model:
