@@ -28,6 +28,15 @@ class YesNoVocab:
                 w for p in lists.get(f"yes_no.{name}", ()) for w in (*lex.canon.words(p), p)
             )
 
+        def single(name: str) -> frozenset[str]:
+            # Only words that stay one word: "cardiomegaly" reads as "enlarged heart", and
+            # "heart" is not an abnormal finding.
+            out: set[str] = set()
+            for p in lists.get(f"yes_no.{name}", ()):
+                c = lex.canon.words(p)
+                out.update(c if len(c) == 1 else ())
+            return frozenset(out)
+
         def phrases(name: str) -> PhraseSet:
             return PhraseSet(lex.canon.words(p) for p in lists.get(f"yes_no.{name}", ()))
 
@@ -36,7 +45,7 @@ class YesNoVocab:
         self.frame = words("frame")
         self.yes = phrases("yes")
         self.no = phrases("no")
-        self.abnormal = words("abnormal")
+        self.abnormal = single("abnormal")
         self.normal = phrases("normal")
         self.normal_words = words("normal")
         self.dangling = words("dangling")

@@ -27,6 +27,9 @@ from .reading import Reading, read_answer
 _JSON_ANSWER = re.compile(r"""^\s*\{\s*["']?answer["']?\s*:\s*["']?([^"'{}]*)["']?""", re.I)
 _TERMINAL = frozenset(".!?)]}\"'*`")
 _EXPLICIT_EARLY = "yes-no"
+# Parallel classes of words that pick out a part ("left kidney", "upper lobe").
+_PART_CLASSES = frozenset({"laterality", "position"})
+_WHOLE = frozenset({"both", "bilateral", "bilaterally"})
 
 
 @dataclass(slots=True, eq=False)
@@ -203,6 +206,11 @@ def _implicit(
     if len(labels) > 1:
         return None, "clauses disagree", tuple(matched)
     lab = next(iter(labels))
+    if lab is YesNo.YES and prop.normal_predicate:
+        # "The left kidney is normal but the right kidney is atrophic."
+        bad = next((w for w in r.words if w in v.abnormal), None)
+        if bad is not None:
+            return None, f"also names an abnormal finding ('{bad}')", tuple(matched)
     if prop.negated:
         lab = YesNo.NO if lab is YesNo.YES else YesNo.YES
         why += "; the question is negated"
@@ -281,6 +289,15 @@ def _clause(
         return None, f"followed by '{after}'", shown
     if not truth:
         return YesNo.NO, f"states the opposite of '{pred}'", shown
+    if prop.normal_predicate:
+        # "Are the kidneys normal?" - "The left kidney is normal": only part of it.
+        for w in clause:
+            if (
+                w not in prop.question_words
+                and w not in _WHOLE
+                and lex.parallel.get(w, set()) & _PART_CLASSES
+            ):
+                return None, f"says '{pred}' of a part only ('{w}')", shown
     return YesNo.YES, "restates the question's words", shown
 
 
