@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from browser import CHROMIUM, dump_dom, screenshot
-from vqagrade.reports import charts
-from vqagrade.reports import html as report_module
 from vqagrade.cli import app
 from vqagrade.grader import Grader
+from vqagrade.reports import charts
+from vqagrade.reports import html as report_module
 from vqagrade.reports.audit import audit_rows
 from vqagrade.reports.html import audit_report_html, is_audit_row, score_report_html
 
