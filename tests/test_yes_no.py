@@ -11,8 +11,8 @@ from vqagrade import Grader
 from vqagrade.cli import app
 from vqagrade.kinds import QuestionKind, judge_question, parse_kinds
 from vqagrade.lexicon import default_lexicon
-from vqagrade.polar import read_question
-from vqagrade.summary import Summary
+from vqagrade.reports.summary import Summary
+from vqagrade.rules.polar import read_question
 
 runner = CliRunner()
 

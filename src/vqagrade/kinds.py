@@ -2,8 +2,8 @@
 
 Every output row says which kind of close-ended question it was graded as
 (`question_kind`); each kind has its own options, labels and score. A new kind (multiple
-choice, issue 11) adds a member here, a reader module like `vqagrade.yes_no`, and a branch
-in `vqagrade.settle.Tables.question`.
+choice, issue 11) adds a member here, reader modules in `vqagrade.rules` (like `polar` and
+`yes_no`), and a branch in `vqagrade.rules.memo.Tables`.
 """
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .polar import read_question
 from .records import AnswerTrace
-from .settle import Tables
-from .yes_no import YesNoVerdict, label_yes_no
+from .rules.memo import Tables
+from .rules.polar import read_question
+from .rules.yes_no import YesNoVerdict, label_yes_no
 
 
 def _trace(v: YesNoVerdict) -> AnswerTrace:

@@ -9,9 +9,9 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, Field
 
-from .errors import InputError
-from .grader import Grader
-from .kinds import QuestionKind
+from ..errors import InputError
+from ..grader import Grader
+from ..kinds import QuestionKind
 
 
 class BenchRow(BaseModel):

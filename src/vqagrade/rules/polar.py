@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .lexicon import Lexicon
+from ..lexicon import Lexicon
 from .text import PhraseSet
 
 _CONTRACTED = re.compile(r"\b\w+n['\u2019]t\b", re.I)

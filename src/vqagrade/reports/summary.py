@@ -29,8 +29,8 @@ class Summary:
         if type(score) is not float and type(score) is not int:
             # Anything else is not a score (and may not even be hashable).
             score = float(score) if isinstance(score, (int, float)) else None
-        key = (get("method") or "error", score, get("gt_label"), get("pred_label"))
-        self._tally[(*key, get("question_kind"))] += 1
+        gt, pred, kind = get("gt_label"), get("pred_label"), get("question_kind")
+        self._tally[(get("method") or "error", score, gt, pred, kind)] += 1
 
     def finish(self) -> Summary:
         """Stop the clock."""

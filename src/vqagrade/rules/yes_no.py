@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .kinds import YesNo
-from .lexicon import Lexicon
+from ..kinds import YesNo
+from ..lexicon import Lexicon
 from .options import stem
 from .polar import Proposition, YesNoVocab, vocab
 from .reading import Reading, read_answer
@@ -49,7 +49,7 @@ def label_yes_no(r: Reading, prop: Proposition, lex: Lexicon, depth: int = 0) ->
 
     Args:
         r: the answer's reading (`vqagrade.reading.read_answer`).
-        prop: the question's proposition (`vqagrade.polar.read_question`).
+        prop: the question's proposition (`vqagrade.rules.polar.read_question`).
         lex: the lexicon.
         depth: nesting of answers read out of a JSON object.
     """
