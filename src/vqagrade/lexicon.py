@@ -95,6 +95,9 @@ _LIST_SECTIONS = {
         "unsettled",
         "other_findings",
         "qualifiers",
+        "alternatives",
+        "other_language",
+        "presence",
     ),
 }
 

@@ -106,7 +106,7 @@ def _put(memo: dict[Any, Any], key: Any, value: Any, size: int) -> None:
 class _Question:
     """What the grader keeps per question: its options (or why it has none) and labels."""
 
-    __slots__ = ("labels", "opts", "prop", "refused", "yn_labels")
+    __slots__ = ("labels", "opts", "prop", "refused", "yn_gt_labels", "yn_labels")
 
     def __init__(self, opts: Options | None, refused: Outcome | None) -> None:
         self.opts = opts
@@ -115,6 +115,8 @@ class _Question:
         # Read when the question turns out to be a yes/no one (see Tables.yes_no).
         self.prop: Proposition | None = None
         self.yn_labels: dict[str, int] = {}  # text -> kind of its yes/no label
+        # A negated question's gt is read apart: a bare "no" is its answer, not a pred's.
+        self.yn_gt_labels: dict[str, int] = {}
 
 
 class Tables:
@@ -258,6 +260,7 @@ class Tables:
         for st in self.questions.values():
             st.labels.clear()
             st.yn_labels.clear()
+            st.yn_gt_labels.clear()
         self.by_signature.clear()
         self.label_count = 0
 
@@ -390,12 +393,13 @@ class Tables:
             if early is None or early.rule != "yes-no":
                 return refused
         labels = st.yn_labels
-        g = labels.get(gt)
+        gt_labels = st.yn_gt_labels if prop.negated else labels
+        g = gt_labels.get(gt)
         if g is None:
-            g = self.yn_kind(st, prop, gt)
+            g = self.yn_kind(prop, gt, gt_labels, prop.negated)
         p = labels.get(pred)
         if p is None:
-            p = self.yn_kind(st, prop, pred)
+            p = self.yn_kind(prop, pred, labels, False)
         key = g * _KEY_BASE + p
         core = self.yn_cores.get(key)
         if core is None:
@@ -404,13 +408,13 @@ class Tables:
             core = self.yn_cores[key] = self.yes_no_outcome(g_label, g_reason, p_label, p_reason)
         return self.allowed(core)
 
-    def yn_kind(self, st: _Question, prop: Proposition, text: str) -> int:
-        verdict = label_yes_no(self.read(text), prop, self.lex)
+    def yn_kind(self, prop: Proposition, text: str, labels: dict[str, int], gt: bool) -> int:
+        verdict = label_yes_no(self.read(text), prop, self.lex, gt=gt)
         hit = self.number((verdict.label, verdict.reason, False))
         if self.label_count >= self.label_cap:
             self.forget_labels()
         self.label_count += 1
-        st.yn_labels[text] = hit
+        labels[text] = hit
         return hit
 
     @staticmethod

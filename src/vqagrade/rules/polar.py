@@ -48,11 +48,17 @@ class YesNoVocab:
         self.abnormal = single("abnormal")
         self.normal = phrases("normal")
         self.normal_words = words("normal")
+        # The words that make a question's predicate "normal" ("Is the heart normal?"): one
+        # word phrases only, as "no abnormality" would make "abnormal" one of them.
+        self.normal_predicates = single("normal") - self.abnormal
         self.dangling = words("dangling")
         self.clause_words = words("clause_words")
         self.unsettled = phrases("unsettled")
         self.other_findings = phrases("other_findings")
         self.qualifiers = words("qualifiers")
+        self.alternatives = words("alternatives")
+        self.other_language = words("other_language")
+        self.presence = words("presence")
         # Single-word denials ("negative", "none") read as negation cues in a restatement.
         self.no_words = frozenset(p[0] for p in self.no.phrases if len(p) == 1)
 
@@ -161,7 +167,7 @@ def read_question(question: str, lex: Lexicon) -> Proposition:
     predicate = None
     normal_predicate = False
     for w in reversed(required):
-        if w in v.normal_words:
+        if w in v.normal_predicates:
             predicate, normal_predicate = w, True
             break
         if w in v.abnormal:

@@ -30,6 +30,7 @@ _EXPLICIT_EARLY = "yes-no"
 # Parallel classes of words that pick out a part ("left kidney", "upper lobe").
 _PART_CLASSES = frozenset({"laterality", "position"})
 _WHOLE = frozenset({"both", "bilateral", "bilaterally"})
+_NEGATED_NO = "a 'no' to a negated question may mean 'there is none'"
 
 
 @dataclass(slots=True, eq=False)
@@ -44,20 +45,24 @@ class YesNoVerdict:
     cues: tuple[str, ...] = ()
 
 
-def label_yes_no(r: Reading, prop: Proposition, lex: Lexicon, depth: int = 0) -> YesNoVerdict:
+def label_yes_no(
+    r: Reading, prop: Proposition, lex: Lexicon, depth: int = 0, *, gt: bool = False
+) -> YesNoVerdict:
     """Label a read answer to a yes/no question.
 
     Args:
-        r: the answer's reading (`vqagrade.reading.read_answer`).
+        r: the answer's reading (`vqagrade.rules.reading.read_answer`).
         prop: the question's proposition (`vqagrade.rules.polar.read_question`).
         lex: the lexicon.
         depth: nesting of answers read out of a JSON object.
+        gt: the answer is a ground truth: it answers the question as posed, so a bare "no"
+            to a negated question is read as no (from a model it may mean "there is none").
     """
     v = vocab(lex)
     f = r.focus
     m = _JSON_ANSWER.match(f) if depth == 0 and "{" in f else None
     if m and m.group(1).strip():
-        return label_yes_no(read_answer(m.group(1), lex), prop, lex, depth + 1)
+        return label_yes_no(read_answer(m.group(1), lex), prop, lex, depth + 1, gt=gt)
     early = r.early
     if early is not None and early.rule != _EXPLICIT_EARLY:
         return YesNoVerdict(None, early.rule, early.reason, f, cues=early.cues)
@@ -66,6 +71,8 @@ def label_yes_no(r: Reading, prop: Proposition, lex: Lexicon, depth: int = 0) ->
         lab = _polarity(words, 0, len(words), v)
         if lab is None:
             return YesNoVerdict(None, "contradiction", "says both yes and no", f)
+        if lab is YesNo.NO and prop.negated and not gt:
+            return YesNoVerdict(None, "ambiguous", _NEGATED_NO, f)
         return YesNoVerdict(lab, "explicit", f"explicit '{lab.value}'", f)
     explicit: set[YesNo] = set()
     cues: list[str] = []
@@ -104,13 +111,25 @@ def label_yes_no(r: Reading, prop: Proposition, lex: Lexicon, depth: int = 0) ->
         return YesNoVerdict(None, "qualified", why, f, cues=tuple(cues))
     if len(explicit) > 1:
         return YesNoVerdict(None, "contradiction", "says both yes and no", f, cues=tuple(cues))
-    found = _implicit(r, rest, prop, lex, v) if prop.implicit else None
+    # An answer in another language ("Kein Pneumothorax."): its terms may be restated in
+    # their English form, but its negations are not known; only explicit answers are read.
+    foreign = any(w in v.other_language for w in words)
+    found = _implicit(r, rest, prop, lex, v) if prop.implicit and not foreign else None
     said = next(iter(explicit)) if explicit else None
     if found is not None and found[0] is None:
         if said is not None and found[1] == "clauses disagree":
             why = "the explicit answer is followed by clauses that disagree"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
         found = None if said is not None else found
+    if said is YesNo.NO and found is None:
+        if prop.negated and not gt:
+            return YesNoVerdict(None, "ambiguous", _NEGATED_NO, f, cues=tuple(cues))
+        seen = _finding_seen(words, rest, lex, v)
+        if seen is not None:
+            # "No, a 6 mm echogenic focus with shadowing is seen": the rest may describe
+            # what was asked about in other words.
+            why = f"explicit 'no' but the rest says a finding is '{seen}'"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
     if said is not None:
         if found is not None and found[0] is not said:
             why = f"explicit '{said.value}' but the rest says '{found[0].value}'"  # type: ignore[union-attr]
@@ -269,6 +288,13 @@ def _clause(
     for i, j in v.other_findings.find(clause):
         if not set(clause[i:j]) <= prop.question_words:
             return None, f"names another finding: '{' '.join(clause[i:j])}'", shown
+    for k in range(spots[-1], min(b, len(words) - 1)):
+        if ":" in r.focus[r.ends[k] : r.starts[k + 1]]:
+            # "PTX: Ø", "Pneumothorax: small": the value after the term is the answer.
+            value = words[k + 1]
+            if truth and (value in lex.grammar["report_denials"] or value in v.no_words):
+                return YesNo.NO, f"report style: '{value}'", shown
+            return None, f"a value after the term that is not read: '{value}'", shown
     cues = _negations(words, a, b, spots, lex)
     if len(cues) > 1:
         return None, "more than one negation in the clause", shown
@@ -281,6 +307,11 @@ def _clause(
         if prop.alternatives and len({words[i] for i in alts}) < len(prop.alternatives):
             return None, "denies only one of the alternatives", shown
         return YesNo.NO, f"denies the question's words ({cues[0]})", shown
+    if not prop.alternatives:
+        alt = next((w for w in clause if w in v.alternatives), None)
+        if alt is not None:
+            # "Subdural hematoma vs. artifact", "leukemia or lymphoma": a differential.
+            return None, f"names alternatives ('{alt}')", shown
     after = _report_value(r, b, lex)
     if after is not None:
         # "Pneumothorax: absent", "Pneumothorax - not seen": the value after the term.
@@ -299,6 +330,21 @@ def _clause(
             ):
                 return None, f"says '{pred}' of a part only ('{w}')", shown
     return YesNo.YES, "restates the question's words", shown
+
+
+def _finding_seen(
+    words: tuple[str, ...], ranges: list[tuple[int, int]], lex: Lexicon, v: YesNoVocab
+) -> str | None:
+    """A presence word ("seen", "noted") of a clause that denies nothing, if any."""
+    for a, b in ranges:
+        clause = words[a:b]
+        hit = next((w for w in clause if w in v.presence), None)
+        if hit is None or lex.neg_before.find(clause) or lex.neg_after.find(clause):
+            continue
+        if any(w in v.no_words or w in ("no", "not", "without", "never") for w in clause):
+            continue
+        return hit
+    return None
 
 
 def _report_value(r: Reading, b: int, lex: Lexicon) -> str | None:
