@@ -98,6 +98,7 @@ _LIST_SECTIONS = {
         "alternatives",
         "other_language",
         "presence",
+        "prepositions",
     ),
 }
 

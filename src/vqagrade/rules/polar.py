@@ -59,6 +59,7 @@ class YesNoVocab:
         self.alternatives = words("alternatives")
         self.other_language = words("other_language")
         self.presence = words("presence")
+        self.prepositions = words("prepositions")
         # Single-word denials ("negative", "none") read as negation cues in a restatement.
         self.no_words = frozenset(p[0] for p in self.no.phrases if len(p) == 1)
 
@@ -92,9 +93,23 @@ class Proposition:
     question_words: frozenset[str] = frozenset()
     offers_or: bool = False
     """The question holds "or": yes/no only when its gt is a bare yes/no."""
+    head: str | None = None
+    """The finding an existential question asks about, when it has other words ("Is there
+    an ulcer in the gastric antrum?" -> ulcer; "Is there a kidney stone?" -> stone): a
+    denial of it alone ("No ulcer.") denies the question."""
 
 
 NOT_POLAR = Proposition(polar=False)
+_SHOW = frozenset({"show", "shows", "demonstrate", "demonstrates", "reveal", "reveals"})
+
+
+def _existential(body: tuple[str, ...]) -> bool:
+    """ "Is there X", "Are there X", "Any X", "Evidence of X", "Does the image show X"."""
+    return (
+        body[0] in ("any", "evidence", "there")
+        or (len(body) > 1 and body[1] == "there")
+        or any(w in _SHOW for w in body[1:5])
+    )
 
 
 def read_question(question: str, lex: Lexicon) -> Proposition:
@@ -173,7 +188,15 @@ def read_question(question: str, lex: Lexicon) -> Proposition:
         if w in v.abnormal:
             predicate = w
             break
+    head = None
+    if predicate is None and not alternatives and len(required) > 1 and _existential(body):
+        # The finding: the content words before the first preposition after it.
+        first = content[0][0]
+        cut = next((k for k in range(first + 1, len(body)) if body[k] in v.prepositions), None)
+        before = [w for k, w in content if cut is None or k < cut]
+        head = before[-1] if before else None
     return Proposition(
+        head=head,
         polar=True,
         words=required,
         alternatives=alternatives,

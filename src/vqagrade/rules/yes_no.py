@@ -30,6 +30,7 @@ _EXPLICIT_EARLY = "yes-no"
 # Parallel classes of words that pick out a part ("left kidney", "upper lobe").
 _PART_CLASSES = frozenset({"laterality", "position"})
 _WHOLE = frozenset({"both", "bilateral", "bilaterally"})
+_WIDE_BREAKS = frozenset("，、。；：！？")
 _NEGATED_NO = "a 'no' to a negated question may mean 'there is none'"
 
 
@@ -180,6 +181,8 @@ def _clauses(r: Reading, v: YesNoVocab) -> list[tuple[int, int]]:
         while bi < len(breaks) and breaks[bi] < starts[i]:
             bi += 1
             cut = True
+        if not cut and i > a and any(c in _WIDE_BREAKS for c in r.focus[r.ends[i - 1] : starts[i]]):
+            cut = True  # "是的，心脏增大。", "いいえ、骨折は認められません。"
         if cut and i > a:
             out.append((a, i))
             a = i
@@ -249,7 +252,8 @@ def _clause(
         t = _match(words[i], subject)
         if t is not None and t not in at:
             at[t] = i
-    if len(at) < len(subject):
+    partial = len(at) < len(subject)
+    if partial and (prop.head is None or prop.head not in at):
         return None
     alts = [i for i in range(a, b) if _match(words[i], prop.alternatives) is not None]
     if prop.alternatives and not alts:
@@ -296,6 +300,8 @@ def _clause(
                 return YesNo.NO, f"report style: '{value}'", shown
             return None, f"a value after the term that is not read: '{value}'", shown
     cues = _negations(words, a, b, spots, lex)
+    if partial and not cues:
+        return None  # "A stone is seen": which stone is not said
     if len(cues) > 1:
         return None, "more than one negation in the clause", shown
     if cues:
