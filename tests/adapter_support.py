@@ -39,12 +39,12 @@ def sample_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def cli_graded(rows: list[dict[str, Any]], tmp_path: Path) -> list[dict[str, Any]]:
-    """Each row as `vqagrade score` grades it (JSON lines in and out, a real process)."""
+def cli_graded(rows: list[dict[str, Any]], tmp_path: Path, *args: str) -> list[dict[str, Any]]:
+    """Each row as `vqagrade score [args]` grades it (JSON lines in and out, a real process)."""
     src, out = tmp_path / "cli_in.jsonl", tmp_path / "cli_out.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     subprocess.run(
-        [sys.executable, "-m", "vqagrade", "score", str(src), "-o", str(out), "--quiet"],
+        [sys.executable, "-m", "vqagrade", "score", str(src), "-o", str(out), "--quiet", *args],
         check=True,
         capture_output=True,
     )
