@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 if TYPE_CHECKING:
-    from .grader import Grader
-    from .records import AnswerTrace, Grade
+    from ..grader import Grader
+    from ..records import AnswerTrace, Grade
 
 app = typer.Typer(
     add_completion=False,
@@ -69,7 +69,7 @@ class PromptChoice(str, Enum):
 
 def _field_map(question: str, gt: str, pred: str, id: str, option_a: str, option_b: str) -> Any:
     """The input field names given on the command line."""
-    from .records import FieldMap
+    from ..records import FieldMap
 
     return FieldMap(
         question=question, gt=gt, pred=pred, id=id, option_a=option_a, option_b=option_b
@@ -82,8 +82,8 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def _grader(lexicons: list[Path] | None, **kwargs: Any) -> Grader:
-    from .errors import VqagradeError
-    from .grader import Grader
+    from ..errors import VqagradeError
+    from ..grader import Grader
 
     try:
         return Grader(lexicons=[str(p) for p in lexicons or []], **kwargs)
@@ -212,10 +212,10 @@ def score(
     ] = None,
 ) -> None:
     """Grade every row of IN; write each row plus score, method, labels, options, reason."""
-    from .errors import VqagradeError
-    from .io.rows import open_writer, read_rows
-    from .kinds import judge_triple
-    from .reports.summary import Summary
+    from ..errors import VqagradeError
+    from ..io.rows import open_writer, read_rows
+    from ..kinds import judge_triple
+    from ..reports.summary import Summary
 
     fields = _field_map(
         question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
@@ -251,11 +251,11 @@ def score(
         raise _fail("--dry-run, --judge-all and --judge-batch need --judge-model")
     fallback = None
     if judge is not None and not offline:
-        from .judge.adapter import JudgeFallback
+        from ..judge.adapter import JudgeFallback
 
         fallback = JudgeFallback(judge)
     if task is Task.open:
-        from .open_task import OpenGrader
+        from ..open_task import OpenGrader
 
         try:
             grader: Any = OpenGrader(
@@ -277,7 +277,7 @@ def score(
     stack = contextlib.ExitStack()
     try:
         if junit is not None:
-            from .reports.junit import JUnitWriter
+            from ..reports.junit import JUnitWriter
 
             junit_writer = JUnitWriter(
                 junit,
@@ -287,10 +287,10 @@ def score(
                 gt_field=gt_field,
                 pred_field=pred_field,
             )
-        from .engines.arrow import writer_hint
-        from .io.rows import count_rows, detect_format
-        from .judge.queue import JudgeQueueStats
-        from .progress import progress
+        from ..engines.arrow import writer_hint
+        from ..io.rows import count_rows, detect_format
+        from ..judge.queue import JudgeQueueStats
+        from ..progress import progress
 
         rows = read_rows(input, in_format)
         stack.callback(rows.close)  # the input is released even if the output cannot open
@@ -298,7 +298,7 @@ def score(
         if task is Task.open or n_workers == 1 and fallback is None:
             stream = grader.grade_rows(rows)
         else:
-            from .engines.processes import grade_parallel
+            from ..engines.processes import grade_parallel
 
             stream = grade_parallel(
                 rows,
@@ -372,7 +372,7 @@ def score(
     if judge_batch and judge is not None:
         _submit_batch(judge, pending)
     if dry_run and judge is not None:
-        from .judge import JudgeRequest
+        from ..judge import JudgeRequest
 
         plan = judge.plan([JudgeRequest(question=q, gt=g, pred=p) for q, g, p in pending])
         typer.echo(
@@ -384,7 +384,7 @@ def score(
     if strict and summary.methods.get("error", 0):
         raise _fail(f"{summary.methods['error']} error rows (--strict)", 1)
     if fail_under is not None:
-        from .reports.gates import fail_under_message
+        from ..reports.gates import fail_under_message
 
         message = fail_under_message(summary, fail_under)
         if message:
@@ -395,7 +395,7 @@ def _kinds(kinds: str | None) -> list[str] | None:
     """The --kinds names, checked (exit 2 on an unknown one)."""
     if kinds is None:
         return None
-    from .kinds import parse_kinds
+    from ..kinds import parse_kinds
 
     names = [k for k in kinds.split(",") if k.strip()]
     try:
@@ -412,7 +412,7 @@ def _default_workers(input: str) -> int:
     """
     import os
 
-    from .engines.processes import default_workers
+    from ..engines.processes import default_workers
 
     try:
         big = input != "-" and os.path.getsize(input) > 5_000_000
@@ -431,10 +431,10 @@ def _score_on_ray(
     in_format: str | None,
     quiet: bool,
 ) -> None:
-    from .errors import VqagradeError
+    from ..errors import VqagradeError
 
     try:
-        from .engines.ray import run_ray
+        from ..engines.ray import run_ray
 
         run = run_ray(
             input,
@@ -459,9 +459,9 @@ def _score_on_ray(
 
 
 def _submit_batch(judge: Any, pending: list[tuple[str, str, str]]) -> None:
-    from .errors import VqagradeError
-    from .judge import JudgeRequest
-    from .judge.batch import submit
+    from ..errors import VqagradeError
+    from ..judge import JudgeRequest
+    from ..judge.batch import submit
 
     try:
         batches = submit(judge, [JudgeRequest(question=q, gt=g, pred=p) for q, g, p in pending])
@@ -494,8 +494,8 @@ def _judge(
     no_cache: bool,
     dry_run: bool,
 ) -> Any:
-    from .errors import VqagradeError
-    from .judge import Judge, JudgeConfig
+    from ..errors import VqagradeError
+    from ..judge import Judge, JudgeConfig
 
     if dry_run and base_url is None:
         # A dry run sends nothing, so it needs no key; the cache is still consulted.
@@ -537,7 +537,7 @@ def _trace_lines(name: str, text: str, t: AnswerTrace | None) -> list[str]:
 
 def render_grade(question: str, gt: str, pred: str, g: Grade) -> str:
     """A person-readable explanation of one grade."""
-    from .kinds import QuestionKind
+    from ..kinds import QuestionKind
 
     lines = [f"question: {question}"]
     kind = g.question_kind.value if g.question_kind else "none (not close-ended)"
@@ -581,8 +581,8 @@ def bench(
     lexicon: Lexicons = None,
 ) -> None:
     """Accuracy, coverage and speed of the rules on a labelled file."""
-    from .errors import VqagradeError
-    from .reports.accuracy import read_labelled, run_bench
+    from ..errors import VqagradeError
+    from ..reports.accuracy import read_labelled, run_bench
 
     try:
         rows = read_labelled(str(file))
@@ -615,8 +615,8 @@ def batch_status(
     judge_api_key_env: KeyEnv = "OPENAI_API_KEY",
 ) -> None:
     """Where a batch stands."""
-    from .errors import VqagradeError
-    from .judge.batch import make_sync_client, status
+    from ..errors import VqagradeError
+    from ..judge.batch import make_sync_client, status
 
     try:
         client = make_sync_client(judge_base_url, judge_api_key_env)
@@ -636,8 +636,8 @@ def batch_collect(
     ] = None,
 ) -> None:
     """Download a finished batch into the judge cache; re-run 'score' to use it."""
-    from .errors import VqagradeError
-    from .judge.batch import collect, make_sync_client
+    from ..errors import VqagradeError
+    from ..judge.batch import collect, make_sync_client
 
     try:
         client = make_sync_client(judge_base_url, judge_api_key_env)
@@ -656,7 +656,7 @@ def cache_stats_cmd(
     """Entries, size, models and token totals of the judge cache."""
     import json as _json
 
-    from .judge import cache_stats
+    from ..judge import cache_stats
 
     typer.echo(_json.dumps(cache_stats(path), indent=2, default=str))
 
@@ -669,7 +669,7 @@ def cache_clear_cmd(
     ] = None,
 ) -> None:
     """Delete every cached judge reply."""
-    from .judge import cache_clear
+    from ..judge import cache_clear
 
     typer.echo(f"removed {cache_clear(path)} entries")
 
@@ -708,10 +708,10 @@ def audit(
     in_format: InFormat = None,
 ) -> None:
     """Compare an LLM judge's scores with the rules: agreement, kappa, disagreements."""
-    from .errors import VqagradeError
-    from .io.rows import open_writer, read_rows
-    from .reports.audit import audit_rows
-    from .reports.audit import fail_under_agreement as gate
+    from ..errors import VqagradeError
+    from ..io.rows import open_writer, read_rows
+    from ..reports.audit import audit_rows
+    from ..reports.audit import fail_under_agreement as gate
 
     fields = _field_map(
         question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
@@ -766,8 +766,8 @@ def report(
     in_format: InFormat = None,
 ) -> None:
     """Write one self-contained HTML report (no network) of a scoring run or a judge audit."""
-    from .errors import VqagradeError
-    from .reports.html import report_from_audit, report_from_file
+    from ..errors import VqagradeError
+    from ..reports.html import report_from_audit, report_from_file
 
     if (input is None) == (audit is None):
         raise _fail("give either an input file or --audit IN --judge-field FIELD")
