@@ -1,5 +1,14 @@
-"""The `vqagrade` command line: a thin shell over the library."""
+"""The `vqagrade` command line: a thin shell over `vqagrade.run` and the public API.
 
-from .score import app, main, render_grade
+One module per command group (score, explain, audit, report, bench, cache, batch); `app`
+holds the application and the one error handler, `options` the options several share.
+Heavy modules are imported inside the commands so that `vqagrade --help` starts fast.
+"""
 
-__all__ = ["app", "main", "render_grade"]
+from __future__ import annotations
+
+# Each module registers its commands on `app` when imported.
+from . import audit, batch, bench, cache, explain, report, score  # noqa: F401
+from .app import app, main
+
+__all__ = ["app", "main"]

@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import BaseModel
+
 _LABELS = ("A", "B", "both", "none", "-")
 
 
@@ -91,6 +93,44 @@ class Summary:
         """Mean score over decided rows (rule or llm)."""
         decided = self.decided
         return self.score_sum / decided if decided else None
+
+    @property
+    def rate(self) -> float:
+        """Rows per second."""
+        return self.rows / self.seconds if self.seconds > 0 else 0.0
+
+    def figures(self) -> SummaryFigures:
+        """The run's figures as a record (what `vqagrade.run.RunReport` carries)."""
+        return SummaryFigures(
+            rows=self.rows,
+            decided=self.decided,
+            mean=self.mean,
+            methods=self.methods,
+            table=self.table,
+            kinds=self.kinds,
+            seconds=self.seconds,
+        )
+
+    def render(self) -> str:
+        """A short human-readable report."""
+        return self.figures().render()
+
+
+class SummaryFigures(BaseModel):
+    """The figures of one run: rows, decided rows, mean score, counts, throughput."""
+
+    rows: int
+    decided: int
+    """Rows with a score from the rules or the judge."""
+    mean: float | None
+    """Mean score over decided rows (rule or llm)."""
+    methods: dict[str, int]
+    """Rows by method."""
+    table: dict[str, dict[str, int]]
+    """Rows by gt label, then pred label ("-" for no label)."""
+    kinds: dict[str, dict[str, float | int | None]]
+    """Per question kind ("none" when not close-ended): rows, decided, mean score."""
+    seconds: float
 
     @property
     def rate(self) -> float:

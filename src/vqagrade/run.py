@@ -1,0 +1,393 @@
+"""One scoring run, as `vqagrade score` does it, callable from Python::
+
+    from vqagrade.run import ScoreRun, score_file
+
+    report = score_file(ScoreRun(input="answers.jsonl", output="graded.jsonl"))
+    report.summary.mean, report.summary.methods, report.exit_code
+
+The steps: build the grader (rules, and the judge when one is configured), stream the rows
+through it (in worker processes when the input is big) into the writer, tally the summary,
+then the after-steps a run may ask for: the dry-run plan, the Batch API submission, the CI
+gates. The command line only parses flags into a `ScoreRun` and prints the `RunReport`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .contract import FieldMap
+from .errors import VqagradeError
+from .judge.records import JudgePlan, JudgeStats
+from .modes import Engine, Task
+from .reports.summary import SummaryFigures
+
+if TYPE_CHECKING:
+    from .judge import Judge
+    from .judge.records import JudgeRequest
+
+__all__ = [
+    "BatchJob",
+    "Engine",
+    "GateVerdict",
+    "JudgeSettings",
+    "RayReport",
+    "RunFailed",
+    "RunReport",
+    "ScoreRun",
+    "Task",
+    "score_file",
+]
+
+
+class JudgeSettings(BaseModel):
+    """The LLM judge of a run (see `vqagrade.judge.JudgeConfig` for each field)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    base_url: str | None = None
+    prompt: str = "gpt"
+    """A shipped prompt: gpt or mistral (close task); the open task always uses equivalence."""
+    prompt_file: Path | None = None
+    """The user's own judge prompt; wins over `prompt` (see prompts/README.md)."""
+    api_key_env: str = "OPENAI_API_KEY"
+    concurrency: int = 8
+    timeout: float = 60.0
+    max_retries: int = 4
+    cache: Path | None = None
+    use_cache: bool = True
+
+
+class ScoreRun(BaseModel):
+    """Everything one `vqagrade score` run is told (the command line's flags)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: str
+    """A .jsonl/.csv (optionally .gz) or Parquet file or folder, or ``-`` for stdin."""
+    output: str = "-"
+    fields: FieldMap = Field(default_factory=FieldMap)
+    lexicons: list[Path] = Field(default_factory=list)
+    in_format: str | None = None
+    out_format: str | None = None
+    task: Task = Task.close
+    kinds: list[str] | None = None
+    """Question kinds to grade (`QuestionKind` values); rows of others come out unresolved."""
+    judge: JudgeSettings | None = None
+    judge_all: bool = False
+    dry_run: bool = False
+    judge_batch: bool = False
+    workers: int | None = None
+    """Grading processes; default: `engines.processes.auto_workers`."""
+    engine: Engine = Engine.local
+    ray_address: str | None = None
+    overwrite: bool = False
+    strict: bool = False
+    fail_under: float | None = None
+    junit: Path | None = None
+    progress: bool | None = None
+    """Draw a progress bar on stderr; default: when stderr is a terminal."""
+
+
+class BatchJob(BaseModel):
+    """One Batch API job the run submitted."""
+
+    id: str
+    total: int
+
+
+class GateVerdict(BaseModel):
+    """A CI gate the run was asked to check."""
+
+    gate: str
+    """``strict`` (no error rows) or ``fail_under`` (mean over decided rows)."""
+    passed: bool
+    message: str | None = None
+
+
+class RayReport(BaseModel):
+    """What a run on Ray wrote."""
+
+    output: str
+    rows: int
+    files: int
+    seconds: float
+
+
+class RunReport(BaseModel):
+    """What a run did: its figures, the judge's work, and what the after-steps found."""
+
+    summary: SummaryFigures | None = None
+    """None for a run on Ray (its figures are in `ray`)."""
+    judge: JudgeStats | None = None
+    plan: JudgePlan | None = None
+    """The dry run's plan: what the judge would get."""
+    batches: list[BatchJob] | None = None
+    """The Batch API jobs submitted (empty: every unsettled row was cached)."""
+    gates: list[GateVerdict] = Field(default_factory=list)
+    ray: RayReport | None = None
+    notes: list[str] = Field(default_factory=list)
+    """Things the user should know about how the run went."""
+
+    @property
+    def exit_code(self) -> int:
+        """What the command line exits with: 1 when a gate failed, else 0."""
+        return 1 if any(not g.passed for g in self.gates) else 0
+
+
+class RunFailed(VqagradeError):
+    """The rows were graded but a later step failed; `report` holds what was done."""
+
+    def __init__(self, message: str, report: RunReport) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+def score_file(run: ScoreRun) -> RunReport:
+    """Grade every row of `run.input` into `run.output`, as `vqagrade score` does.
+
+    Args:
+        run: what to grade, where to write it, and how.
+
+    Returns:
+        The run's report; `exit_code` says whether a CI gate failed.
+
+    Raises:
+        VqagradeError: the run could not start or its rows could not be read or written
+            (`RunFailed`, holding the report, when only an after-step failed).
+    """
+    from .kinds import parse_kinds
+
+    if run.kinds is not None:
+        try:
+            parse_kinds(run.kinds)
+        except ValueError as exc:
+            raise VqagradeError(str(exc)) from None
+    if run.engine is Engine.ray:
+        if run.kinds is not None:
+            raise VqagradeError("--kinds is not supported with --engine ray; use the local engine")
+        return _score_on_ray(run)
+    if run.judge is None and (run.dry_run or run.judge_all or run.judge_batch):
+        raise VqagradeError("--dry-run, --judge-all and --judge-batch need --judge-model")
+    if run.judge_batch and run.judge is not None and run.judge.prompt_file is not None:
+        # `batch collect` reads replies with the prompt named in the batch: a shipped one.
+        raise VqagradeError("--judge-batch does not take --judge-prompt-file yet")
+    judge = _judge(run) if run.judge is not None else None
+    try:
+        return _score_locally(run, judge)
+    finally:
+        if judge is not None:
+            judge.close()
+
+
+def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
+    from .contract import JudgeItem
+    from .engines.arrow import writer_hint
+    from .engines.gc_tuning import gc_tuned
+    from .engines.processes import auto_workers, grade_parallel
+    from .io.rows import count_rows, detect_format, open_writer, read_rows
+    from .judge.queue import JudgeQueueStats
+    from .kinds import judge_triple
+    from .progress import progress
+    from .reports.summary import Summary
+
+    offline = run.dry_run or run.judge_batch  # grade by the rules now, collect rows for the judge
+    fallback = None
+    if judge is not None and not offline:
+        from .judge.adapter import JudgeFallback
+
+        fallback = JudgeFallback(judge)
+    lexicons = [str(p) for p in run.lexicons]
+    fields = run.fields
+    grader: Any
+    if run.task is Task.open:
+        from .open_task import OpenGrader
+
+        grader = OpenGrader(
+            lexicons=lexicons, judge=fallback, judge_all=run.judge_all, fields=fields
+        )
+    else:
+        from .grader import Grader
+
+        grader = Grader(
+            lexicons=lexicons,
+            fields=fields,
+            judge=fallback,
+            judge_all=run.judge_all,
+            kinds=run.kinds,
+        )
+    workers = auto_workers(run.workers, run.input)
+    summary = Summary()
+    pending: list[JudgeItem] = []
+    queue = JudgeQueueStats()
+    junit_writer = None
+    with contextlib.ExitStack() as stack:
+        if run.junit is not None:
+            from .reports.junit import JUnitWriter
+
+            junit_writer = JUnitWriter(
+                run.junit,
+                full_marks=5 if run.task is Task.open else 1,
+                id_field=fields.id,
+                question_field=fields.question,
+                gt_field=fields.gt,
+                pred_field=fields.pred,
+            )
+        rows = read_rows(run.input, run.in_format)
+        stack.callback(rows.close)  # the input is released even if the output cannot open
+        if run.task is Task.open or workers == 1 and fallback is None:
+            stream = grader.grade_rows(rows)
+        else:
+            stream = grade_parallel(
+                rows,
+                workers=workers,
+                lexicons=lexicons,
+                fields=fields,
+                judge=fallback,
+                judge_all=run.judge_all,
+                kinds=run.kinds,
+                judge_stats=queue,
+            )
+        total = count_rows(run.input, run.in_format) if run.input != "-" else None
+        stack.enter_context(gc_tuned(freeze=True))
+        writer = stack.enter_context(
+            open_writer(
+                run.output,
+                run.out_format,
+                # CSV/Parquet columns must not depend on which rows come first.
+                fieldnames_hint=writer_hint(
+                    detect_format(run.input, run.in_format), judge=fallback is not None
+                ),
+            )
+        )
+        bar = stack.enter_context(
+            progress(
+                total,
+                enabled=run.progress,
+                judge_in_flight=(lambda: queue.in_flight) if fallback is not None else None,
+            )
+        )
+        if junit_writer is None and not offline and not bar.enabled:
+            # The plain run: nothing else to do per row, so nothing else is looked up.
+            write, add = writer.write, summary.add
+            for out in stream:
+                write(out)
+                add(out)
+        else:
+            q, g, p = fields.question, fields.gt, fields.pred
+            for out in stream:
+                writer.write(out)
+                summary.add(out)
+                bar.advance()
+                if junit_writer is not None:
+                    junit_writer.add(out)
+                if (
+                    offline
+                    and out.get("method") != "error"
+                    and (run.judge_all or out.get("method") == "unresolved")
+                ):
+                    pending.append(
+                        judge_triple(out, str(out.get(q)), str(out.get(g)), str(out.get(p)))
+                    )
+    if junit_writer is not None:
+        junit_writer.close()
+    report = RunReport(summary=summary.finish().figures())
+    if judge is not None and not run.dry_run:
+        report.judge = judge.stats.model_copy()
+    if judge is not None and run.judge_batch:
+        report.batches = _submit_batch(judge, pending, report)
+    if judge is not None and run.dry_run:
+        report.plan = judge.plan([_request(t) for t in pending])
+    report.gates = _gates(run, summary)
+    return report
+
+
+def _request(item: tuple[str, str, str]) -> JudgeRequest:
+    from .judge import JudgeRequest
+
+    question, gt, pred = item
+    return JudgeRequest(question=question, gt=gt, pred=pred)
+
+
+def _submit_batch(judge: Judge, pending: list[Any], report: RunReport) -> list[BatchJob]:
+    from .judge.batch import submit
+
+    try:
+        batches = submit(judge, [_request(t) for t in pending])
+    except VqagradeError as exc:
+        raise RunFailed(str(exc), report) from None
+    return [BatchJob(id=b.id, total=b.total) for b in batches]
+
+
+def _gates(run: ScoreRun, summary: Any) -> list[GateVerdict]:
+    from .reports.gates import fail_under_message
+
+    gates = []
+    if run.strict:
+        errors = summary.methods.get("error", 0)
+        message = f"{errors} error rows (--strict)" if errors else None
+        gates.append(GateVerdict(gate="strict", passed=not errors, message=message))
+    if run.fail_under is not None:
+        message = fail_under_message(summary, run.fail_under)
+        gates.append(GateVerdict(gate="fail_under", passed=message is None, message=message))
+    return gates
+
+
+def _judge(run: ScoreRun) -> Judge:
+    from .judge import Judge, JudgeConfig
+
+    settings = run.judge
+    assert settings is not None
+    base_url = settings.base_url
+    if run.dry_run and base_url is None:
+        # A dry run sends nothing, so it needs no key; the cache is still consulted.
+        base_url = "http://dry-run.invalid/v1"
+    return Judge(
+        JudgeConfig(
+            model=settings.model,
+            base_url=base_url,
+            prompt="equivalence" if run.task is Task.open else settings.prompt,
+            prompt_file=settings.prompt_file,
+            api_key_env=settings.api_key_env,
+            concurrency=settings.concurrency,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+            cache_path=settings.cache,
+            use_cache=settings.use_cache,
+        )
+    )
+
+
+def _score_on_ray(run: ScoreRun) -> RunReport:
+    import sys
+
+    try:
+        from .engines.ray import run_ray
+    except ImportError:
+        raise VqagradeError("the ray engine needs Ray: pip install 'vqagrade[ray]'") from None
+    try:
+        done = run_ray(
+            run.input,
+            run.output,
+            address=run.ray_address,
+            overwrite=run.overwrite,
+            fields=run.fields,
+            lexicons=[str(p) for p in run.lexicons],
+            in_format=run.in_format,
+            progress=sys.stderr.isatty() if run.progress is None else run.progress,
+        )
+    except ImportError:
+        raise VqagradeError("the ray engine needs Ray: pip install 'vqagrade[ray]'") from None
+    report = RunReport(
+        ray=RayReport(output=done.output, rows=done.rows, files=done.files, seconds=done.seconds)
+    )
+    if run.judge is not None:
+        report.notes.append(
+            "the ray engine grades by the rules only; judge its unresolved rows "
+            "with the local engine"
+        )
+    return report
