@@ -140,3 +140,26 @@ def test_every_command_fails_the_same_way(args: list[str]) -> None:
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("vqagrade: "), result.stderr
+
+
+def test_a_dry_run_counts_what_the_cache_already_holds(tmp_path: Path) -> None:
+    from vqagrade.judge import Judge, JudgeConfig, JudgeRequest
+    from vqagrade.judge.cache import Entry
+
+    question, gt, pred = "Is this a CT or an MRI?", "CT", "I cannot tell."
+    source = _write(tmp_path / "in.jsonl", [{"question": question, "gt": gt, "pred": pred}])
+    cache = tmp_path / "judge.sqlite3"
+    config = JudgeConfig(model="m", base_url="http://dry-run.invalid/v1", cache_path=cache)
+    with Judge(config) as judge:
+        key = judge._key(JudgeRequest(question=question, gt=gt, pred=pred))
+        assert judge._cache is not None
+        judge._cache.put(key, Entry("m", "gpt", "{ score: 1 }", 1.0, "stop", 1, 1, 0.1))
+    report = score_file(
+        ScoreRun(
+            input=str(source),
+            output=str(tmp_path / "out.jsonl"),
+            judge=JudgeSettings(model="m", cache=cache),
+            dry_run=True,
+        )
+    )
+    assert report.plan is not None and (report.plan.cached, report.plan.to_send) == (1, 0)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,8 +26,12 @@ from .modes import Engine, Task
 from .reports.summary import SummaryFigures
 
 if TYPE_CHECKING:
+    from .contract import JudgeItem
+    from .grader import Grader
     from .judge import Judge
     from .judge.records import JudgeRequest
+    from .open_task import OpenGrader
+    from .reports.summary import Summary
 
 __all__ = [
     "BatchJob",
@@ -185,7 +189,6 @@ def score_file(run: ScoreRun) -> RunReport:
 
 
 def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
-    from .contract import JudgeItem
     from .engines.arrow import writer_hint
     from .engines.gc_tuning import gc_tuned
     from .engines.processes import auto_workers, grade_parallel
@@ -203,7 +206,7 @@ def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
         fallback = JudgeFallback(judge)
     lexicons = [str(p) for p in run.lexicons]
     fields = run.fields
-    grader: Any
+    grader: Grader | OpenGrader
     if run.task is Task.open:
         from .open_task import OpenGrader
 
@@ -306,14 +309,14 @@ def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
     return report
 
 
-def _request(item: tuple[str, str, str]) -> JudgeRequest:
+def _request(item: JudgeItem) -> JudgeRequest:
     from .judge import JudgeRequest
 
     question, gt, pred = item
     return JudgeRequest(question=question, gt=gt, pred=pred)
 
 
-def _submit_batch(judge: Judge, pending: list[Any], report: RunReport) -> list[BatchJob]:
+def _submit_batch(judge: Judge, pending: list[JudgeItem], report: RunReport) -> list[BatchJob]:
     from .judge.batch import submit
 
     try:
@@ -323,7 +326,7 @@ def _submit_batch(judge: Judge, pending: list[Any], report: RunReport) -> list[B
     return [BatchJob(id=b.id, total=b.total) for b in batches]
 
 
-def _gates(run: ScoreRun, summary: Any) -> list[GateVerdict]:
+def _gates(run: ScoreRun, summary: Summary) -> list[GateVerdict]:
     from .reports.gates import fail_under_message
 
     gates = []

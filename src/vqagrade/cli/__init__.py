@@ -7,8 +7,11 @@ Heavy modules are imported inside the commands so that `vqagrade --help` starts 
 
 from __future__ import annotations
 
-# Each module registers its commands on `app` when imported.
-from . import audit, batch, bench, cache, explain, report, score  # noqa: F401
+# Each module registers its commands on `app` when imported, in the order --help lists them.
+# isort: off
+from . import score, explain, bench, audit, report, cache, batch  # noqa: F401
+
+# isort: on
 from .app import app, main
 
 __all__ = ["app", "main"]
