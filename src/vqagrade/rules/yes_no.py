@@ -625,7 +625,9 @@ def _other_organ(
     named = [words[i] for a, b in ranges for i in range(a, b) if words[i] in v.organs]
     if not named or asked & set(named):
         return None
-    return named[0]
+    # A fixed term holding the organ ("transverse colon") names it too.
+    said = {p for a, b in ranges for w in words[a:b] for p in w.replace("_", " ").split()}
+    return None if asked & said else named[0]
 
 
 def _short_answer(
@@ -668,6 +670,11 @@ def _short_answer(
                 return YesNo.YES, f"names the predicate ('{pred}')", (pred,)
     if len(content) > 6 or lex.comparatives.find(words):
         return None
+    if len(content) == 1:
+        # "non-contrast" to "Is this study with contrast?": the complement of a question word.
+        x = content[0]
+        if any(frozenset((x, q)) in lex.complement_pairs for q in prop.words):
+            return YesNo.NO, f"names the complement ('{x}')", (x,)
     for w in prop.words:
         classes = lex.parallel.get(w, set()) & v.exclusive
         for cls in classes:
