@@ -99,6 +99,14 @@ _LIST_SECTIONS = {
         "other_language",
         "presence",
         "prepositions",
+        "self_corrections",
+        "definitions",
+        "modals",
+        "organs",
+        "bare_denials",
+        "report_presence",
+        "generic_abnormal",
+        "denial_intensifiers",
     ),
 }
 

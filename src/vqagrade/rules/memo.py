@@ -409,7 +409,7 @@ class Tables:
         return self.allowed(core)
 
     def yn_kind(self, prop: Proposition, text: str, labels: dict[str, int], gt: bool) -> int:
-        verdict = label_yes_no(self.read(text), prop, self.lex, gt=gt)
+        verdict = label_yes_no(self.read(text), prop, self.lex, gt=gt, text=text)
         hit = self.number((verdict.label, verdict.reason, False))
         if self.label_count >= self.label_cap:
             self.forget_labels()
