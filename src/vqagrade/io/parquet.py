@@ -82,6 +82,10 @@ def parquet_files(path: str | os.PathLike[str]) -> list[str]:
     name = os.fspath(path)
     if name == "-":
         raise InputError("Parquet cannot be read from stdin (it needs a seekable file)")
+    from .remote import is_remote
+
+    if is_remote(name):
+        return [name]
     if os.path.isdir(name):
         files = sorted(
             str(p) for p in Path(name).iterdir() if p.suffix.lower() == ".parquet" and p.is_file()
@@ -99,10 +103,13 @@ def open_parquet(name: str) -> Any:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from .remote import is_remote, open_remote
+
+    source: Any = open_remote(name) if is_remote(name) else name
     try:
         # Stream pages through a 1 MiB buffer: pre-buffering reads whole column chunks, which
         # for a file written as one big row group is most of the file.
-        return pq.ParquetFile(name, pre_buffer=False, buffer_size=1 << 20)
+        return pq.ParquetFile(source, pre_buffer=False, buffer_size=1 << 20)
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"cannot read {name!r} as Parquet: {exc}") from None
 

@@ -118,7 +118,8 @@ def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
         return "parquet"
     raise InputError(
         f"cannot tell the format of {name!r} from its extension: use .jsonl, .ndjson, .json "
-        "or .csv (optionally .gz), or .parquet, or give the format explicitly"
+        "or .csv (optionally .gz), or .parquet, or give the format with --in-format "
+        "(--out-format for an output)"
     )
 
 
@@ -206,6 +207,10 @@ def open_writer(
 def _open_input(name: str) -> IO[bytes]:
     if name == "-":
         return sys.stdin.buffer
+    from .remote import is_remote, open_remote
+
+    if is_remote(name):
+        return open_remote(name)
     try:
         if name.lower().endswith(".gz"):
             return io.BufferedReader(cast(io.RawIOBase, gzip.open(name, "rb")), _BUFFER)

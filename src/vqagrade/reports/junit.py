@@ -1,10 +1,14 @@
-"""JUnit XML for CI systems: one testcase per graded row.
+"""JUnit XML for CI systems: one testcase per gate (the default), or one per graded row.
 
-A row with full marks passes; a lower score is a ``<failure>``; an ``error`` row is an
-``<error>``; an ``unresolved`` row is ``<skipped>`` (nobody decided it). The message carries
-the row's reason and the body its trace (question, answers, labels, score, method, judge
-reply). Text is escaped and characters XML 1.0 forbids are dropped, so any input yields a
-well-formed file.
+Summary mode (``--junit-mode summary``): one testcase per gate of the run (``fail-under``,
+``min-coverage``, ``strict``, ``judge``; a single ``summary`` testcase when none is set), so
+the CI's verdict and the file agree; the run's figures are in each testcase's system-out.
+
+Rows mode (``--junit-mode rows``): a row with full marks passes; a lower score is a
+``<failure>``; an ``error`` row is an ``<error>``; an ``unresolved`` row is ``<skipped>``
+(nobody decided it). The message carries the row's reason and the body its trace (question,
+answers, labels, score, method, judge reply). Text is escaped and characters XML 1.0 forbids
+are dropped, so any input yields a well-formed file.
 
 Streaming: `JUnitWriter` keeps only counters in memory; the testcases are spooled to a
 temporary file and copied behind the ``<testsuite>`` header (which needs the totals) on close.
@@ -16,12 +20,17 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import OutputError
+from .summary import group_label
+
+if TYPE_CHECKING:
+    from .gates import Gate
+    from .summary import Summary
 
 __all__ = ["JUnitWriter", "write_junit"]
 
@@ -50,6 +59,7 @@ class JUnitWriter:
         question_field: field with the question (for the trace).
         gt_field: field with the ground truth (for the trace).
         pred_field: field with the prediction (for the trace).
+        group_by: fields (dotted paths) whose values name each row's classname (``--group-by``).
 
     Raises:
         OutputError: the file cannot be written.
@@ -65,7 +75,9 @@ class JUnitWriter:
         question_field: str = "question",
         gt_field: str = "gt",
         pred_field: str = "pred",
+        group_by: Sequence[str] = (),
     ) -> None:
+        self.group_by = tuple(group_by)
         self.path = os.fspath(path)
         self.suite = suite
         self.full_marks = full_marks
@@ -89,7 +101,8 @@ class JUnitWriter:
         method = str(row.get("method") or "error")
         score = row.get("score")
         reason = _clean(row.get("reason"), _MESSAGE_CHARS)
-        name, cls = quoteattr(_clean(ident, 200)), quoteattr(_clean(self.suite, 200))
+        group = group_label(row, self.group_by) if self.group_by else self.suite
+        name, cls = quoteattr(_clean(ident, 200)), quoteattr(_clean(group, 200))
         out = [f'  <testcase name={name} classname={cls} time="0">']
         if method == "error":
             self.errors += 1
@@ -103,6 +116,33 @@ class JUnitWriter:
             out.append(self._element("failure", msg, row, 'type="score" '))
         out.append("  </testcase>\n")
         self._body.write("\n".join(out))
+
+    def add_gates(self, gates: Sequence[Gate], summary: Summary) -> None:
+        """Summary mode: one testcase per gate (a failed gate is a ``<failure>``), or one
+        passing ``summary`` testcase when no gate was set; the figures in system-out."""
+        figures = summary.figures.render()
+        if summary.by:
+            figures += "\n" + "\n".join(summary.render_groups())
+        reasons = "\n".join(summary.render_reasons())
+        out_text = escape(_clean(figures + ("\n" + reasons if reasons else ""), 20_000))
+        cls = quoteattr(_clean(self.suite, 200))
+        for gate in gates or ():
+            self.tests += 1
+            out = [f'  <testcase name={quoteattr(gate.name)} classname={cls} time="0">']
+            if not gate.passed:
+                self.failures += 1
+                msg = quoteattr(_clean(gate.message, _MESSAGE_CHARS))
+                body = escape(gate.message)
+                out.append(f'    <failure type="gate" message={msg}>{body}</failure>')
+            out.append(f"    <system-out>{out_text}</system-out>")
+            out.append("  </testcase>\n")
+            self._body.write("\n".join(out))
+        if not gates:
+            self.tests += 1
+            self._body.write(
+                f'  <testcase name="summary" classname={cls} time="0">\n'
+                f"    <system-out>{out_text}</system-out>\n  </testcase>\n"
+            )
 
     def _element(self, tag: str, message: str, row: Mapping[str, Any], extra: str) -> str:
         trace = escape(self._trace(row))

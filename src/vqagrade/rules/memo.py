@@ -35,6 +35,9 @@ READINGS_SIZE = 10_000
 MAX_KINDS = 1 << 16
 _KEY_BASE = 1 << 32  # outcome key of a pair of kinds: g * _KEY_BASE + p
 _YES_NO_REASON = "a yes/no question whose wording contains 'or'"
+# Questions the rules know are not close-ended: the two-option judge prompt does not fit
+# them, so they are not sent to it (only with judge_all); they stay unresolved.
+NOT_CLOSE_ENDED = frozenset({"open", "multiple", "no_alternative"})
 _TWO = QuestionKind.TWO_OPTION
 _YES_NO = QuestionKind.YES_NO
 
@@ -195,7 +198,7 @@ class Tables:
         """The memoised state of a question (keyed by its text, plus explicit options)."""
         opts = self.options(question, a, b)
         if isinstance(opts, NotTwoOption):
-            st = _Question(None, self.refused(opts.reason))
+            st = _Question(None, self.refused(opts.reason, opts.kind not in NOT_CLOSE_ENDED))
         else:
             st = self.state(opts)
         return self.remember(question if a is None else (question, a, b), st)
@@ -297,14 +300,16 @@ class Tables:
             self.cores[key] = core
         return core
 
-    def refused(self, why: str) -> Outcome:
-        hit = self.refusals.get(why)
+    def refused(self, why: str, judge: bool = True) -> Outcome:
+        """The outcome of a question that is not two-option; `judge`: worth a judge call."""
+        key = why if judge else f"{why}\x00"
+        hit = self.refusals.get(key)
         if hit is None:
             reason = f"not a two-option question: {why}"
-            hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, True, True)
+            hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, judge, True)
             if len(self.refusals) >= self.cache_size:
                 self.refusals.clear()
-            self.refusals[why] = hit
+            self.refusals[key] = hit
         return hit
 
     @staticmethod
