@@ -102,6 +102,7 @@ _LIST_SECTIONS = {
         "self_corrections",
         "definitions",
         "modals",
+        "hedges",
         "organs",
         "bare_denials",
         "report_presence",

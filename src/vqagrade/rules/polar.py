@@ -65,6 +65,7 @@ class YesNoVocab:
         self.self_corrections = phrases("self_corrections")
         self.definitions = words("definitions")
         self.modals = words("modals")
+        self.hedges = phrases("hedges")
         self.organs = words("organs")
         self.bare_denials = phrases("bare_denials")
         self.report_presence = words("report_presence")

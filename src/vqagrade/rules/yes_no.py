@@ -333,6 +333,10 @@ def _clause(
     modal = next((w for w in clause if w in v.modals), None)
     if modal is not None:
         return None, f"hedged with '{modal}'", shown
+    hedged = v.hedges.find(clause)
+    if hedged:
+        i, j = hedged[0]
+        return None, f"hedged with '{' '.join(clause[i:j])}'", shown
     for name, found in (
         ("landmark", lex.landmark.find(clause)),
         ("conditional", lex.conditional.find(r.words)),
