@@ -110,6 +110,18 @@ def test_a_symlink_or_hard_link_to_the_input_is_refused(tmp_path: Path) -> None:
     assert src.read_bytes() == before
 
 
+def test_an_output_through_a_symlink_replaces_the_file_it_points_to(tmp_path: Path) -> None:
+    src = tmp_path / "a.jsonl"
+    _jsonl(src, _rows(5))
+    real = tmp_path / "real.jsonl"
+    real.write_text("earlier\n")
+    (tmp_path / "link.jsonl").symlink_to(real)
+    assert _vqagrade("score", src, "-o", tmp_path / "link.jsonl").returncode == 0
+    assert (tmp_path / "link.jsonl").is_symlink()
+    assert len(real.read_text().splitlines()) == 5
+    _no_leftovers(tmp_path)
+
+
 def test_junit_over_the_input_is_refused(tmp_path: Path) -> None:
     src = tmp_path / "a.jsonl"
     before = _jsonl(src, _rows(5))
@@ -189,6 +201,10 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _wait_writing(proc: subprocess.Popen[bytes], folder: Path) -> None:
     """Until the run has written its first rows into the temporary file."""
     while proc.poll() is None:
@@ -220,6 +236,8 @@ def test_an_interrupted_run_leaves_no_output(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        # Ctrl-C as at a terminal: a job started in the background inherits SIGINT ignored.
+        preexec_fn=_default_sigint,
     )
     try:
         _wait_writing(proc, tmp_path)

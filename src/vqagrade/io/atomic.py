@@ -62,7 +62,9 @@ class AtomicFile:
         self.path = os.fspath(path)
         if os.path.isdir(self.path):
             raise OutputError(f"cannot write {self.path!r}: Is a directory")
-        folder, base = os.path.split(os.path.abspath(self.path))
+        # Through a symlink, the file it points to is replaced (the link stays a link).
+        self.real = os.path.realpath(os.path.abspath(self.path))
+        folder, base = os.path.split(self.real)
         try:
             fd, self.temp = tempfile.mkstemp(prefix=f".{base}.", suffix=".part", dir=folder)
         except OSError as exc:
@@ -91,14 +93,14 @@ class AtomicFile:
                 self.file.close()
             else:  # closed by a library that wrote through it (pyarrow)
                 _fsync_path(self.temp)
-            os.replace(self.temp, self.path)
+            os.replace(self.temp, self.real)
         except OSError as exc:
             self.discard()
             raise OutputError(f"cannot write {self.path!r}: {exc.strerror or exc}") from None
         self.done = True
         with _LOCK:
             _LIVE.discard(self.temp)
-        _fsync_folder(os.path.dirname(os.path.abspath(self.path)))
+        _fsync_folder(os.path.dirname(self.real))
 
     def discard(self) -> None:
         """Close and remove the temporary file; the target is left as it was."""
