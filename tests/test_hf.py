@@ -11,9 +11,10 @@ import pytest
 
 from adapter_support import cli_graded, sample_rows
 from vqagrade import FieldMap
+from vqagrade.contract import CONTRACT_COLUMNS
 from vqagrade.hf import grade_dataset, load_metric
 
-CONTRACT = ("score", "method", "gt_label", "pred_label", "options", "reason")
+CONTRACT = CONTRACT_COLUMNS  # with question_kind
 
 
 def renamed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
