@@ -309,6 +309,14 @@ def score(
             help="summary: one testcase per gate; rows: one per row.", rich_help_panel="CI"
         ),
     ] = JUnitMode.summary,
+    csv_raw: Annotated[
+        bool,
+        typer.Option(
+            "--csv-raw",
+            help="CSV output: write text cells as they are (by default a cell starting with "
+            "= + - @ tab or CR gets a leading ' so spreadsheets do not run it).",
+        ),
+    ] = False,
 ) -> None:
     """Grade every row of IN; write each row plus score, method, labels, options, reason."""
     from .errors import VqagradeError
@@ -380,6 +388,9 @@ def score(
     junit_writer = None
     stack = contextlib.ExitStack()
     try:
+        from .io.atomic import check_outputs
+
+        check_outputs([input], [output, junit])
         if junit is not None:
             from .reports.junit import JUnitWriter
 
@@ -392,6 +403,7 @@ def score(
                 pred_field=fields.pred,
                 group_by=group_by or (),
             )
+            stack.callback(junit_writer.abort)  # no report of a run that did not finish
         from .engines.arrow import writer_hint
         from .io.rows import count_rows, detect_format
         from .judge.queue import JudgeQueueStats
@@ -437,6 +449,7 @@ def score(
                 fieldnames_hint=writer_hint(
                     detect_format(input, in_format), judge=fallback is not None
                 ),
+                csv_raw=csv_raw,
             ) as writer,
             progress(
                 total,
@@ -833,6 +846,9 @@ def audit(
     try:
         result = audit_rows(read_rows(input, in_format), judge_field, grader)
         if output is not None:
+            from .io.atomic import check_outputs
+
+            check_outputs([input], [output])
             with open_writer(output, "jsonl" if output == "-" else None) as writer:
                 for row in result.disagreements:
                     writer.write(row)
@@ -908,7 +924,9 @@ def report(
                 input, in_format, title=title, fields=names, by=group_by or ()
             )
             what = f"{kind} report of {n} rows"
-        Path(output).write_text(html, encoding="utf-8")
+        from .io.atomic import write_text_atomic
+
+        write_text_atomic(output, html)
     except VqagradeError as exc:
         raise _fail(str(exc)) from None
     except OSError as exc:
@@ -918,6 +936,9 @@ def report(
 
 def main() -> None:
     """Entry point of the `vqagrade` script."""
+    from .io.atomic import install_signal_cleanup
+
+    install_signal_cleanup()  # SIGTERM: partial outputs removed, workers shut down
     try:
         app()
     except KeyboardInterrupt:  # pragma: no cover

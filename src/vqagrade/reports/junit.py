@@ -17,6 +17,7 @@ The output file is opened at once, so a bad path fails before any row is graded.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import tempfile
@@ -26,6 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import OutputError
+from ..io.atomic import AtomicFile
 from .summary import group_label
 
 if TYPE_CHECKING:
@@ -83,10 +85,9 @@ class JUnitWriter:
         self.full_marks = full_marks
         self.fields = (id_field, question_field, gt_field, pred_field)
         self.tests = self.failures = self.errors = self.skipped = 0
-        try:  # opened now, so an unwritable path fails before any grading is done
-            self._out: IO[str] = open(self.path, "w", encoding="utf-8")
-        except OSError as exc:
-            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        # Opened now, so an unwritable path fails before any grading is done; written under a
+        # temporary name and renamed over the path by close() (see vqagrade.io.atomic).
+        self._target = AtomicFile(self.path)
         self._body: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")
         self._closed = False
 
@@ -174,7 +175,7 @@ class JUnitWriter:
             f'skipped="{self.skipped}" time="0"'
         )
         suite = quoteattr(_clean(self.suite, 200))
-        out = self._out
+        out = io.TextIOWrapper(self._target.file, encoding="utf-8")
         try:
             out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
             out.write(f"<testsuites name={suite} {counts}>\n")
@@ -183,12 +184,22 @@ class JUnitWriter:
             for chunk in iter(lambda: self._body.read(1 << 16), ""):
                 out.write(chunk)
             out.write(" </testsuite>\n</testsuites>\n")
-            out.close()
+            out.flush()
+            out.detach()
         except OSError as exc:
+            self._target.discard()
             raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         finally:
-            out.close()
             self._body.close()
+        self._target.commit()
+
+    def abort(self) -> None:
+        """Stop: no file is written (the path is left as it was)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._target.discard()
+        self._body.close()
 
     def __enter__(self) -> JUnitWriter:
         return self
@@ -199,7 +210,10 @@ class JUnitWriter:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
 
 
 def write_junit(
