@@ -55,8 +55,9 @@ def test_the_report_holds_the_gates(tmp_path: Path) -> None:
         ScoreRun(input=str(source), output=str(tmp_path / "out.jsonl"), strict=True, fail_under=0.5)
     )
     assert report.exit_code == 1
-    assert [(g.gate, g.passed) for g in report.gates] == [("strict", False), ("fail_under", False)]
-    assert report.gates[0].message == "1 error rows (--strict)"
+    # In a fixed order, as the command line prints them: fail-under, min-coverage, strict, judge.
+    assert [(g.name, g.passed) for g in report.gates] == [("fail-under", False), ("strict", False)]
+    assert report.gates[1].message == "1 error rows (--strict)"
     assert report.summary is not None and report.summary.methods["error"] == 1
 
 

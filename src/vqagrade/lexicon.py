@@ -103,6 +103,15 @@ _LIST_SECTIONS = {
         "other_language",
         "presence",
         "prepositions",
+        "self_corrections",
+        "definitions",
+        "modals",
+        "hedges",
+        "organs",
+        "bare_denials",
+        "report_presence",
+        "generic_abnormal",
+        "denial_intensifiers",
     ),
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-__all__ = ["Engine", "PromptChoice", "Task"]
+__all__ = ["Engine", "JUnitMode", "PromptChoice", "Task"]
 
 
 class Task(str, Enum):
@@ -30,3 +30,12 @@ class PromptChoice(str, Enum):
 
     gpt = "gpt"
     mistral = "mistral"
+
+
+class JUnitMode(str, Enum):
+    """What the JUnit file holds."""
+
+    summary = "summary"
+    """One testcase per gate (--fail-under, --min-coverage, --strict, the judge)."""
+    rows = "rows"
+    """One testcase per row (a failure below full marks)."""

@@ -5,38 +5,42 @@
     report = score_file(ScoreRun(input="answers.jsonl", output="graded.jsonl"))
     report.summary.mean, report.summary.methods, report.exit_code
 
-The steps: build the grader (rules, and the judge when one is configured), stream the rows
-through it (in worker processes when the input is big) into the writer, tally the summary,
-then the after-steps a run may ask for: the dry-run plan, the Batch API submission, the CI
-gates. The command line only parses flags into a `ScoreRun` and prints the `RunReport`.
+The steps: build the grader (rules, and the judge when one is configured, asked once with
+``GET /models`` before any row), refuse an output that is an input, check the input's field
+names on its first rows, stream the rows through the grader (in worker processes when the
+input is big) into the writer (complete or absent: see `vqagrade.io.atomic`), tally the
+summary (per ``group_by`` group too), check the CI gates and write the JUnit file, then the
+after-steps a run may ask for: the dry-run plan with its cost, the Batch API submission. The
+command line only parses flags into a `ScoreRun` and prints the `RunReport`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .contract import FieldMap
+from .contract import FieldMap, JudgeItem
 from .errors import VqagradeError
 from .judge.records import JudgePlan, JudgeStats
-from .modes import Engine, Task
+from .modes import Engine, JUnitMode, Task
+from .reports.gates import Gate
 from .reports.summary import SummaryFigures
 
 if TYPE_CHECKING:
-    from .contract import JudgeItem
     from .grader import Grader
     from .judge import Judge
     from .judge.records import JudgeRequest
     from .open_task import OpenGrader
-    from .reports.summary import Summary
 
 __all__ = [
     "BatchJob",
     "Engine",
-    "GateVerdict",
+    "Gate",
+    "JUnitMode",
     "JudgeSettings",
     "RayReport",
     "RunFailed",
@@ -72,18 +76,31 @@ class ScoreRun(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     input: str
-    """A .jsonl/.csv (optionally .gz) or Parquet file or folder, or ``-`` for stdin."""
+    """A .jsonl/.csv (optionally .gz) or Parquet file or folder, an fsspec URL
+    (``hf://datasets/...``), or ``-`` for stdin."""
     output: str = "-"
+    """A .jsonl/.csv/.parquet file or ``-`` (stdout); never one of the inputs."""
     fields: FieldMap = Field(default_factory=FieldMap)
+    group_by: list[str] = Field(default_factory=list)
+    """Fields (dotted paths: ``meta.model``) to report figures per value of."""
     lexicons: list[Path] = Field(default_factory=list)
     in_format: str | None = None
     out_format: str | None = None
+    csv_raw: bool = False
+    """CSV output: text cells as they are (by default a cell starting with = + - @ tab or CR
+    gets a leading ' so that spreadsheets do not run it)."""
     task: Task = Task.close
     kinds: list[str] | None = None
     """Question kinds to grade (`QuestionKind` values); rows of others come out unresolved."""
     judge: JudgeSettings | None = None
     judge_all: bool = False
     dry_run: bool = False
+    """Grade by the rules, call nothing, and plan what the judge would get (`RunReport.plan`);
+    the rows go to `output` only when it is a file."""
+    price_in: float | None = None
+    """Dollars per million prompt tokens, to cost the dry run's plan."""
+    price_out: float | None = None
+    """Dollars per million completion tokens, to cost the dry run's plan."""
     judge_batch: bool = False
     workers: int | None = None
     """Grading processes; default: `engines.processes.auto_workers`."""
@@ -91,8 +108,14 @@ class ScoreRun(BaseModel):
     ray_address: str | None = None
     overwrite: bool = False
     strict: bool = False
+    """Gate: no error rows."""
     fail_under: float | None = None
+    """Gate: the mean score over decided rows is at least this."""
+    min_coverage: float | None = None
+    """Gate: the share of decided rows (0-1) is at least this."""
     junit: Path | None = None
+    junit_mode: JUnitMode = JUnitMode.summary
+    """What the JUnit file holds: one testcase per gate, or one per row."""
     progress: bool | None = None
     """Draw a progress bar on stderr; default: when stderr is a terminal."""
 
@@ -102,15 +125,6 @@ class BatchJob(BaseModel):
 
     id: str
     total: int
-
-
-class GateVerdict(BaseModel):
-    """A CI gate the run was asked to check."""
-
-    gate: str
-    """``strict`` (no error rows) or ``fail_under`` (mean over decided rows)."""
-    passed: bool
-    message: str | None = None
 
 
 class RayReport(BaseModel):
@@ -130,17 +144,26 @@ class RunReport(BaseModel):
     judge: JudgeStats | None = None
     plan: JudgePlan | None = None
     """The dry run's plan: what the judge would get."""
+    pending: list[JudgeItem] | None = None
+    """A dry run's or a Batch API run's rows for the judge (question, gt, pred), in order."""
     batches: list[BatchJob] | None = None
     """The Batch API jobs submitted (empty: every unsettled row was cached)."""
-    gates: list[GateVerdict] = Field(default_factory=list)
+    gates: list[Gate] = Field(default_factory=list)
+    """The CI gates checked, in order: fail-under, min-coverage, strict, judge (every judge
+    call failed)."""
     ray: RayReport | None = None
     notes: list[str] = Field(default_factory=list)
     """Things the user should know about how the run went."""
 
     @property
+    def failed_gates(self) -> list[Gate]:
+        """The gates that failed, in order."""
+        return [g for g in self.gates if not g.passed]
+
+    @property
     def exit_code(self) -> int:
         """What the command line exits with: 1 when a gate failed, else 0."""
-        return 1 if any(not g.passed for g in self.gates) else 0
+        return 1 if self.failed_gates else 0
 
 
 class RunFailed(VqagradeError):
@@ -161,11 +184,15 @@ def score_file(run: ScoreRun) -> RunReport:
         The run's report; `exit_code` says whether a CI gate failed.
 
     Raises:
-        VqagradeError: the run could not start or its rows could not be read or written
-            (`RunFailed`, holding the report, when only an after-step failed).
+        VqagradeError: the run could not start (the judge's endpoint cannot be reached, the
+            output is an input, a field is in none of the first rows: `SchemaError`) or its
+            rows could not be read or written (`RunFailed`, holding the report, when only an
+            after-step failed).
     """
+    from .io.atomic import install_signal_cleanup
     from .kinds import parse_kinds
 
+    install_signal_cleanup()  # SIGTERM: partial outputs removed, workers shut down
     if run.kinds is not None:
         try:
             parse_kinds(run.kinds)
@@ -192,11 +219,14 @@ def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
     from .engines.arrow import writer_hint
     from .engines.gc_tuning import gc_tuned
     from .engines.processes import auto_workers, grade_parallel
+    from .io.atomic import check_outputs
     from .io.rows import count_rows, detect_format, open_writer, read_rows
-    from .judge.queue import JudgeQueueStats
+    from .judge.queue import JudgeQueueStats, collect_pending, rule_items
     from .kinds import judge_triple
     from .progress import progress
+    from .reports.gates import run_gates
     from .reports.summary import Summary
+    from .schema import require_fields
 
     offline = run.dry_run or run.judge_batch  # grade by the rules now, collect rows for the judge
     fallback = None
@@ -204,6 +234,7 @@ def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
         from .judge.adapter import JudgeFallback
 
         fallback = JudgeFallback(judge)
+        judge.preflight()  # one cheap call first: an unreachable endpoint fails now, not row by row
     lexicons = [str(p) for p in run.lexicons]
     fields = run.fields
     grader: Grader | OpenGrader
@@ -224,11 +255,13 @@ def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
             kinds=run.kinds,
         )
     workers = auto_workers(run.workers, run.input)
-    summary = Summary()
+    by = tuple(run.group_by)
+    summary = Summary(by=by)
     pending: list[JudgeItem] = []
     queue = JudgeQueueStats()
     junit_writer = None
     with contextlib.ExitStack() as stack:
+        check_outputs([run.input], [run.output, run.junit])
         if run.junit is not None:
             from .reports.junit import JUnitWriter
 
@@ -239,10 +272,16 @@ def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
                 question_field=fields.question,
                 gt_field=fields.gt,
                 pred_field=fields.pred,
+                group_by=by,
             )
-        rows = read_rows(run.input, run.in_format)
-        stack.callback(rows.close)  # the input is released even if the output cannot open
-        if run.task is Task.open or workers == 1 and fallback is None:
+            stack.callback(junit_writer.abort)  # no report of a run that did not finish
+        opened = read_rows(run.input, run.in_format)
+        stack.callback(opened.close)  # the input is released even if the output cannot open
+        rows = require_fields(opened, fields)  # wrong field names: fail now, not error rows
+        if offline and run.task is Task.close:
+            # The rules' own choice of rows for the judge (not the ones they found open).
+            stream = collect_pending(rule_items(grader, rows), pending)
+        elif run.task is Task.open or workers == 1 and fallback is None:
             stream = grader.grade_rows(rows)
         else:
             stream = grade_parallel(
@@ -257,55 +296,69 @@ def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
             )
         total = count_rows(run.input, run.in_format) if run.input != "-" else None
         stack.enter_context(gc_tuned(freeze=True))
-        writer = stack.enter_context(
+        plan_only = run.dry_run and run.output == "-"  # a dry run prints its plan, not the rows
+        with (
             open_writer(
-                run.output,
-                run.out_format,
+                os.devnull if plan_only else run.output,
+                "jsonl" if plan_only else run.out_format,
                 # CSV/Parquet columns must not depend on which rows come first.
                 fieldnames_hint=writer_hint(
                     detect_format(run.input, run.in_format), judge=fallback is not None
                 ),
-            )
-        )
-        bar = stack.enter_context(
+                csv_raw=run.csv_raw,
+            ) as writer,
             progress(
                 total,
                 enabled=run.progress,
                 judge_in_flight=(lambda: queue.in_flight) if fallback is not None else None,
-            )
+            ) as bar,
+        ):
+            rows_junit = junit_writer if run.junit_mode is JUnitMode.rows else None
+            if rows_junit is None and not offline and not bar.enabled and not by:
+                # The plain run: nothing else to do per row, so nothing else is looked up.
+                write, add = writer.write, summary.add
+                for out in stream:
+                    write(out)
+                    add(out)
+            else:
+                q, g, p = fields.question, fields.gt, fields.pred
+                for out in stream:
+                    writer.write(out)
+                    summary.add(out)
+                    bar.advance()
+                    if rows_junit is not None:
+                        rows_junit.add(out)
+                    if (
+                        offline
+                        and run.task is Task.open
+                        and out.get("method") != "error"
+                        and (run.judge_all or out.get("method") == "unresolved")
+                    ):
+                        pending.append(
+                            judge_triple(out, str(out.get(q)), str(out.get(g)), str(out.get(p)))
+                        )
+        summary.finish()
+        gates = run_gates(
+            summary,
+            fail_under=run.fail_under,
+            min_coverage=run.min_coverage,
+            strict=run.strict,
+            judge_stats=judge.stats if judge is not None and fallback is not None else None,
         )
-        if junit_writer is None and not offline and not bar.enabled:
-            # The plain run: nothing else to do per row, so nothing else is looked up.
-            write, add = writer.write, summary.add
-            for out in stream:
-                write(out)
-                add(out)
-        else:
-            q, g, p = fields.question, fields.gt, fields.pred
-            for out in stream:
-                writer.write(out)
-                summary.add(out)
-                bar.advance()
-                if junit_writer is not None:
-                    junit_writer.add(out)
-                if (
-                    offline
-                    and out.get("method") != "error"
-                    and (run.judge_all or out.get("method") == "unresolved")
-                ):
-                    pending.append(
-                        judge_triple(out, str(out.get(q)), str(out.get(g)), str(out.get(p)))
-                    )
-    if junit_writer is not None:
-        junit_writer.close()
-    report = RunReport(summary=summary.finish().figures())
+        if junit_writer is not None:
+            if run.junit_mode is JUnitMode.summary:
+                junit_writer.add_gates(gates, summary)
+            junit_writer.close()
+    report = RunReport(summary=summary.record(), gates=gates)
     if judge is not None and not run.dry_run:
         report.judge = judge.stats.model_copy()
+    if judge is not None and offline:
+        report.pending = pending
     if judge is not None and run.judge_batch:
         report.batches = _submit_batch(judge, pending, report)
     if judge is not None and run.dry_run:
-        report.plan = judge.plan([_request(t) for t in pending])
-    report.gates = _gates(run, summary)
+        plan = judge.plan([_request(t) for t in pending])
+        report.plan = plan.priced(run.price_in, run.price_out)
     return report
 
 
@@ -324,20 +377,6 @@ def _submit_batch(judge: Judge, pending: list[JudgeItem], report: RunReport) -> 
     except VqagradeError as exc:
         raise RunFailed(str(exc), report) from None
     return [BatchJob(id=b.id, total=b.total) for b in batches]
-
-
-def _gates(run: ScoreRun, summary: Summary) -> list[GateVerdict]:
-    from .reports.gates import fail_under_message
-
-    gates = []
-    if run.strict:
-        errors = summary.methods.get("error", 0)
-        message = f"{errors} error rows (--strict)" if errors else None
-        gates.append(GateVerdict(gate="strict", passed=not errors, message=message))
-    if run.fail_under is not None:
-        message = fail_under_message(summary, run.fail_under)
-        gates.append(GateVerdict(gate="fail_under", passed=message is None, message=message))
-    return gates
 
 
 def _judge(run: ScoreRun) -> Judge:

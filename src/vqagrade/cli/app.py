@@ -54,6 +54,9 @@ def command(group: typer.Typer, name: str | None = None) -> Callable[[F], F]:
 
 def main() -> None:
     """Entry point of the `vqagrade` script."""
+    from ..io.atomic import install_signal_cleanup
+
+    install_signal_cleanup()  # SIGTERM: partial outputs removed, workers shut down
     try:
         app()
     except KeyboardInterrupt:  # pragma: no cover

@@ -19,6 +19,7 @@ from .options import (
     QuestionField,
     field_map,
     lexicon_paths,
+    share,
 )
 
 
@@ -41,7 +42,7 @@ def audit(
     ] = None,
     fail_under_agreement: Annotated[
         Optional[float],  # noqa: UP045
-        typer.Option(min=0.0, max=1.0, help="Exit 1 when agreement (0-1) is below this."),
+        typer.Option(callback=share, help="Exit 1 when agreement (0-1) is below this."),
     ] = None,
     format: Annotated[
         AuditFormat, typer.Option("--format", help="Print the statistics as text or JSON.")
@@ -67,6 +68,9 @@ def audit(
     grader = Grader(lexicons=lexicon_paths(lexicon), fields=fields)
     result = audit_rows(read_rows(input, in_format), judge_field, grader)
     if output is not None:
+        from ..io.atomic import check_outputs
+
+        check_outputs([input], [output])
         with open_writer(output, "jsonl" if output == "-" else None) as writer:
             for row in result.disagreements:
                 writer.write(row)

@@ -28,3 +28,4 @@ def bench(
             typer.echo(f"{d.kind.upper()} {d.id}: {d.question!r} gt={d.gt!r} pred={d.pred!r}")
             typer.echo(f"    want gt={d.expect_gt} pred in {d.accept_pred}; got {d.got}")
     typer.echo(result.render())
+    typer.echo(result.render_scores())

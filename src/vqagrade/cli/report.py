@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from .app import app, command
 from .options import (
+    FieldSpecs,
+    GroupBy,
     GtField,
     IdField,
     InFormat,
@@ -49,12 +50,15 @@ def report(
     id_field: IdField = "id",
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
+    fields_map: FieldSpecs = None,
+    group_by: GroupBy = None,
     lexicon: Lexicons = None,
     in_format: InFormat = None,
 ) -> None:
     """Write one self-contained HTML report (no network) of a scoring run or a judge audit."""
     from ..errors import OutputError, VqagradeError
     from ..grader import Grader
+    from ..io.atomic import write_text_atomic
     from ..reports.html import report_from_audit, report_from_file
 
     if (input is None) == (audit is None):
@@ -71,11 +75,17 @@ def report(
         what = f"audit of {result.stats.rows} rows, {result.stats.disagreements} disagreements"
     else:
         assert input is not None
-        names = (id_field, question_field, gt_field, pred_field)
-        html, kind, n = report_from_file(input, in_format, title=title, fields=names)
+        f = field_map(
+            question_field, gt_field, pred_field, id_field, option_a_field, option_b_field,
+            fields_map,
+        )  # fmt: skip
+        names = (f.id, f.question, f.gt, f.pred)
+        html, kind, n = report_from_file(
+            input, in_format, title=title, fields=names, by=group_by or ()
+        )
         what = f"{kind} report of {n} rows"
     try:
-        Path(output).write_text(html, encoding="utf-8")
+        write_text_atomic(output, html)
     except OSError as exc:
         raise OutputError(f"cannot write {output}: {exc.strerror or exc}") from None
     typer.echo(f"wrote {output} ({what})", err=True)

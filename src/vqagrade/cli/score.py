@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..modes import Engine, PromptChoice, Task
+from ..modes import Engine, JUnitMode, PromptChoice, Task
 from .app import app, command, fail
 from .options import (
+    FieldSpecs,
+    GroupBy,
     GtField,
     IdField,
     InFormat,
@@ -19,6 +21,7 @@ from .options import (
     PredField,
     QuestionField,
     field_map,
+    share,
 )
 
 if TYPE_CHECKING:
@@ -32,21 +35,33 @@ CI = "CI"
 
 @command(app)
 def score(
-    input: Annotated[str, typer.Argument(help="Input file (.jsonl/.csv, optionally .gz) or -.")],
-    output: Annotated[str, typer.Option("-o", "--output", help="Output file or - (stdout).")] = "-",
+    input: Annotated[
+        str,
+        typer.Argument(
+            help="Input file (.jsonl/.csv, optionally .gz; .parquet or a folder of them), "
+            "hf://datasets/... with huggingface_hub, or - (stdin)."
+        ),
+    ],
+    output: Annotated[
+        str, typer.Option("-o", "--output", help="Output file (.jsonl/.csv/.parquet) or -.")
+    ] = "-",
     question_field: QuestionField = "question",
     gt_field: GtField = "gt",
     pred_field: PredField = "pred",
     id_field: IdField = "id",
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
+    fields_map: FieldSpecs = None,
+    group_by: GroupBy = None,
     lexicon: Lexicons = None,
     in_format: InFormat = None,
     out_format: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option(help="Output format (jsonl/csv) when the extension does not tell."),
+        typer.Option(help="Output format (jsonl/csv/parquet) when the extension does not tell."),
     ] = None,
-    strict: Annotated[bool, typer.Option(help="Exit 1 if any row is an error row.")] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Exit 1 if any row is an error row.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
     judge_model: Annotated[
         Optional[str],  # noqa: UP045
@@ -94,19 +109,40 @@ def score(
     dry_run: Annotated[
         bool,
         typer.Option(
-            help="Count rows and prompt tokens the judge would get; call nothing.",
+            "--dry-run",
+            help="Print the judge plan (rows, prompt tokens, cost); call nothing.",
             rich_help_panel=JUDGE,
         ),
     ] = False,
+    price_in: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            min=0.0,
+            help="Dollars per million prompt tokens (--dry-run cost).",
+            rich_help_panel=JUDGE,
+        ),
+    ] = None,
+    price_out: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            min=0.0,
+            help="Dollars per million completion tokens (--dry-run cost).",
+            rich_help_panel=JUDGE,
+        ),
+    ] = None,
     judge_all: Annotated[
         bool,
         typer.Option(
-            help="Send every row to the judge, not only unsettled ones.", rich_help_panel=JUDGE
+            "--judge-all",
+            help="Send every row to the judge, also those the rules decided or found not "
+            "close-ended.",
+            rich_help_panel=JUDGE,
         ),
     ] = False,
     judge_batch: Annotated[
         bool,
         typer.Option(
+            "--judge-batch",
             help="Send the unsettled rows as OpenAI Batch API jobs and exit; "
             "'vqagrade batch collect ID' then fills the cache for a re-run.",
             rich_help_panel=JUDGE,
@@ -122,7 +158,7 @@ def score(
     ] = None,
     engine: Annotated[
         Engine,
-        typer.Option(help="local, or ray (pip install 'vqagrade[ray]').", rich_help_panel=SCALE),
+        typer.Option(help="local, or ray (pip install 'vqagrade\\[ray]').", rich_help_panel=SCALE),
     ] = Engine.local,
     ray_address: Annotated[
         Optional[str],  # noqa: UP045
@@ -133,7 +169,9 @@ def score(
     overwrite: Annotated[
         bool,
         typer.Option(
-            help="With --engine ray: replace a non-empty output folder.", rich_help_panel=SCALE
+            "--overwrite",
+            help="With --engine ray: replace a non-empty output folder.",
+            rich_help_panel=SCALE,
         ),
     ] = False,
     task: Annotated[
@@ -153,10 +191,30 @@ def score(
             help="Exit 1 when the mean score over decided rows is below this.", rich_help_panel=CI
         ),
     ] = None,
+    min_coverage: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            callback=share,
+            help="Exit 1 when the share of decided rows (0-1) is below this.",
+            rich_help_panel=CI,
+        ),
+    ] = None,
     junit: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option(help="Write JUnit XML here: one testcase per row.", rich_help_panel=CI),
+        typer.Option(help="Write JUnit XML here (see --junit-mode).", rich_help_panel=CI),
     ] = None,
+    junit_mode: Annotated[
+        JUnitMode,
+        typer.Option(help="summary: one testcase per gate; rows: one per row.", rich_help_panel=CI),
+    ] = JUnitMode.summary,
+    csv_raw: Annotated[
+        bool,
+        typer.Option(
+            "--csv-raw",
+            help="CSV output: write text cells as they are (by default a cell starting with "
+            "= + - @ tab or CR gets a leading ' so spreadsheets do not run it).",
+        ),
+    ] = False,
 ) -> None:
     """Grade every row of IN; write each row plus score, method, labels, options, reason."""
     from .. import run as runs
@@ -179,16 +237,26 @@ def score(
         input=input,
         output=output,
         fields=field_map(
-            question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
+            question_field,
+            gt_field,
+            pred_field,
+            id_field,
+            option_a_field,
+            option_b_field,
+            fields_map,
         ),
+        group_by=group_by or [],
         lexicons=lexicon or [],
         in_format=in_format,
         out_format=out_format,
+        csv_raw=csv_raw,
         task=task,
         kinds=None if kinds is None else [k for k in kinds.split(",") if k.strip()],
         judge=judge,
         judge_all=judge_all,
         dry_run=dry_run,
+        price_in=price_in,
+        price_out=price_out,
         judge_batch=judge_batch,
         workers=workers,
         engine=engine,
@@ -196,7 +264,9 @@ def score(
         overwrite=overwrite,
         strict=strict,
         fail_under=fail_under,
+        min_coverage=min_coverage,
         junit=junit,
+        junit_mode=junit_mode,
         progress=False if quiet else None,
     )
     try:
@@ -205,9 +275,11 @@ def score(
         print_report(exc.report, quiet=quiet)
         raise
     print_report(report, quiet=quiet)
-    for gate in report.gates:
-        if not gate.passed:
-            raise fail(gate.message or gate.gate, 1)
+    failed = report.failed_gates
+    for gate in failed[:-1]:
+        _stderr(f"vqagrade: {gate.message}")
+    if failed:
+        raise fail(failed[-1].message, 1)
 
 
 def print_report(report: RunReport, *, quiet: bool) -> None:
@@ -224,12 +296,7 @@ def print_report(report: RunReport, *, quiet: bool) -> None:
     if report.summary is not None and not quiet:
         echo(report.summary.render())
         if report.judge is not None:
-            st = report.judge
-            echo(
-                f"judge: {st.calls} calls, {st.cache_hits} cache hits, {st.retries} retries, "
-                f"{st.prompt_tokens} prompt + {st.completion_tokens} completion tokens, "
-                f"errors {dict(st.errors) or 0}"
-            )
+            echo(report.judge.render())
     if report.batches is not None:
         if not report.batches:
             echo("judge batch: every unsettled row is already cached; re-run without it")
@@ -239,12 +306,7 @@ def print_report(report: RunReport, *, quiet: bool) -> None:
                 f"then: vqagrade batch collect {b.id}"
             )
     if report.plan is not None:
-        plan = report.plan
-        echo(
-            f"dry run: {plan.rows} rows would go to the judge: {plan.cached} cached, "
-            f"{plan.to_send} to send, ~{plan.prompt_tokens} prompt tokens "
-            f"(+ up to {plan.max_completion_tokens} completion tokens each)"
-        )
+        echo(report.plan.render())
 
 
 def _stderr(line: str) -> None:

@@ -13,12 +13,16 @@ the background while the workers go on.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -222,6 +226,7 @@ def _init_worker(
     global _worker_grader
     from ..grader import Grader
 
+    _follow_parent()
     _worker_grader = Grader(
         lexicons=lexicons, fields=FieldMap(**fields), judge_all=judge_all, kinds=kinds
     )
@@ -237,6 +242,27 @@ def _grade_chunk(payload: _Payload, names: tuple[str, str, str, str, str]) -> _R
         fields, judge = grader.grade_row(dict(zip(names, values, strict=True)))
         out.append((fields, judge is not None))
     return out
+
+
+def _follow_parent() -> None:
+    """In a worker: die with the parent, stay quiet on Ctrl-C.
+
+    Ctrl-C reaches every process of the terminal's group: the parent stops the run and
+    shuts the pool down, so a worker ignores SIGINT (no traceback per worker). A parent that
+    dies without shutting the pool down (SIGKILL, a crash) would leave the worker blocked
+    forever with PPID 1: a watcher thread waits on the parent's sentinel and exits with it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        wait([sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="vqagrade-parent-watch", daemon=True).start()
 
 
 class _Chunk:

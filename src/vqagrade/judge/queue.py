@@ -35,6 +35,7 @@ __all__ = [
     "JudgeQueueStats",
     "Queued",
     "RowGrader",
+    "collect_pending",
     "judge_concurrently",
     "rule_items",
 ]
@@ -87,6 +88,15 @@ def rule_items(grader: RowGrader, rows: Iterable[Mapping[str, Any] | Any]) -> It
             continue
         fields, judge = grader.grade_row(data)
         yield Queued({**data, **fields}, judge)
+
+
+def collect_pending(items: Iterable[Queued], pending: list[JudgeItem]) -> Iterator[dict[str, Any]]:
+    """The rows of `items`, in order; what the judge should be asked about each is appended
+    to `pending` (for a dry run's plan or a Batch API job)."""
+    for row, judge in items:
+        if judge is not None:
+            pending.append(judge)
+        yield row
 
 
 class _Batch:
