@@ -164,3 +164,118 @@ def test_a_dry_run_counts_what_the_cache_already_holds(tmp_path: Path) -> None:
         )
     )
     assert report.plan is not None and (report.plan.cached, report.plan.to_send) == (1, 0)
+
+
+# ---- what main's command line did, now one call from Python -------------------------------
+
+KIDNEY = "Is the lesion in the left or right kidney?"
+
+
+def test_groups_coverage_and_the_min_coverage_gate(tmp_path: Path) -> None:
+    source = _write(
+        tmp_path / "in.jsonl",
+        [
+            {"question": KIDNEY, "gt": "left", "pred": "left", "meta": {"model": "a"}},
+            {"question": KIDNEY, "gt": "left", "pred": "could be either", "meta": {"model": "a"}},
+            {"question": KIDNEY, "gt": "left", "pred": "right", "meta": {"model": "b"}},
+        ],
+    )
+    report = score_file(
+        ScoreRun(
+            input=str(source),
+            output=str(tmp_path / "out.jsonl"),
+            group_by=["meta.model"],
+            min_coverage=0.9,
+        )
+    )
+    s = report.summary
+    assert s is not None and (s.rows, s.decided, s.by) == (3, 2, ("meta.model",))
+    assert s.groups["a"].coverage == 0.5 and s.groups["b"].mean == 0.0
+    assert s.figures.coverage_ci is not None and s.reasons
+    assert [(g.name, g.passed) for g in report.gates] == [("min-coverage", False)]
+    assert report.exit_code == 1
+    assert "by meta.model" in s.render()
+
+
+def test_junit_summary_mode_holds_one_testcase_per_gate(tmp_path: Path) -> None:
+    source = _write(tmp_path / "in.jsonl", [{"question": KIDNEY, "gt": "left", "pred": "left"}])
+    junit = tmp_path / "junit.xml"
+    report = score_file(
+        ScoreRun(
+            input=str(source),
+            output=str(tmp_path / "out.jsonl"),
+            junit=junit,
+            fail_under=0.5,
+            strict=True,
+        )
+    )
+    assert report.exit_code == 0
+    xml = junit.read_text()
+    assert 'name="fail-under"' in xml and 'name="strict"' in xml and "<failure" not in xml
+
+
+def test_a_dry_run_lists_the_pending_rows_and_costs_them(tmp_path: Path) -> None:
+    source = _write(
+        tmp_path / "in.jsonl",
+        [
+            {"question": KIDNEY, "gt": "left", "pred": "left"},
+            {"question": KIDNEY, "gt": "left", "pred": "could be either"},
+            {"question": "What organ is this?", "gt": "liver", "pred": "liver"},
+        ],
+    )
+    report = score_file(
+        ScoreRun(
+            input=str(source),
+            judge=JudgeSettings(model="m", use_cache=False),
+            dry_run=True,
+            price_in=1.0,
+            price_out=2.0,
+        )
+    )
+    # The open question is not sent to a two-option prompt (only with judge_all).
+    assert report.pending == [(KIDNEY, "left", "could be either")]
+    assert report.plan is not None and report.plan.prompt_cost is not None
+    assert "cost: prompts" in report.plan.render()
+
+
+def test_the_output_is_never_the_input_and_field_names_are_checked(tmp_path: Path) -> None:
+    from vqagrade import SchemaError
+    from vqagrade.errors import OutputError
+
+    source = _write(tmp_path / "in.jsonl", [{"question": KIDNEY, "gt": "left", "pred": "left"}])
+    before = source.read_bytes()
+    with pytest.raises(OutputError, match="is the input"):
+        score_file(ScoreRun(input=str(source), output=str(source)))
+    assert source.read_bytes() == before
+    with pytest.raises(SchemaError, match="no field .prediction. .--pred-field."):
+        score_file(
+            ScoreRun(
+                input=str(source),
+                output=str(tmp_path / "out.jsonl"),
+                fields=FieldMap(pred="prediction"),
+            )
+        )
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.parametrize(("raw", "cell"), [(False, "'=1+1"), (True, "=1+1")])
+def test_csv_formula_cells(tmp_path: Path, raw: bool, cell: str) -> None:
+    source = _write(
+        tmp_path / "in.jsonl", [{"id": "=1+1", "question": KIDNEY, "gt": "left", "pred": "left"}]
+    )
+    out = tmp_path / "out.csv"
+    score_file(ScoreRun(input=str(source), output=str(out), csv_raw=raw))
+    assert out.read_text().splitlines()[1].startswith(cell + ",")
+
+
+def test_report_file_writes_the_page(tmp_path: Path) -> None:
+    from vqagrade.run import ReportRun, report_file
+
+    source = _write(tmp_path / "in.jsonl", [{"question": KIDNEY, "gt": "left", "pred": "left"}])
+    graded = tmp_path / "graded.jsonl"
+    score_file(ScoreRun(input=str(source), output=str(graded)))
+    page = tmp_path / "report.html"
+    done = report_file(ReportRun(input=str(graded), output=str(page)))
+    assert done.what == "score report of 1 rows" and page.read_text().startswith("<!")
+    with pytest.raises(VqagradeError, match="give either"):
+        report_file(ReportRun(output=str(page)))

@@ -43,10 +43,13 @@ __all__ = [
     "JUnitMode",
     "JudgeSettings",
     "RayReport",
+    "ReportDone",
+    "ReportRun",
     "RunFailed",
     "RunReport",
     "ScoreRun",
     "Task",
+    "report_file",
     "score_file",
 ]
 
@@ -433,3 +436,79 @@ def _score_on_ray(run: ScoreRun) -> RunReport:
             "with the local engine"
         )
     return report
+
+
+class ReportRun(BaseModel):
+    """Everything one `vqagrade report` run is told: the rows to report on and where to write
+    the page."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: str | None = None
+    """Output of `vqagrade score`, or disagreements of `vqagrade audit -o` (or ``-``)."""
+    output: str = "report.html"
+    """The HTML file, written whole or not at all."""
+    audit: str | None = None
+    """Instead of `input`: rows an LLM judge already scored, audited against the rules now."""
+    judge_field: str | None = None
+    """With `audit`: the field holding the judge's score or reply."""
+    title: str | None = None
+    fields: FieldMap = Field(default_factory=FieldMap)
+    group_by: list[str] = Field(default_factory=list)
+    """Fields (dotted paths) to chart figures per value of (a score report)."""
+    lexicons: list[Path] = Field(default_factory=list)
+    in_format: str | None = None
+
+    def check(self) -> None:
+        """Raise `VqagradeError` unless exactly one of `input` and `audit` is given (`audit`
+        with its `judge_field`)."""
+        if (self.input is None) == (self.audit is None):
+            raise VqagradeError("give either an input file or --audit IN --judge-field FIELD")
+        if self.audit is not None and not self.judge_field:
+            raise VqagradeError("--audit needs --judge-field")
+
+
+class ReportDone(BaseModel):
+    """What `report_file` wrote."""
+
+    output: str
+    what: str
+    """What the page reports on: ``score report of 22 rows``, ``audit of 30 rows, 4
+    disagreements``."""
+
+
+def report_file(run: ReportRun) -> ReportDone:
+    """Write one self-contained HTML report of a scoring run or a judge audit, as
+    `vqagrade report` does (the page appears only once it is whole).
+
+    Raises:
+        VqagradeError: the run is misconfigured, or its input cannot be read or its output
+            written.
+    """
+    from .errors import OutputError
+    from .io.atomic import write_text_atomic
+    from .reports.html import report_from_audit, report_from_file
+
+    run.check()
+    fields = run.fields
+    if run.audit is not None:
+        from .grader import Grader
+
+        assert run.judge_field is not None
+        grader = Grader(lexicons=[str(p) for p in run.lexicons], fields=fields)
+        html, result = report_from_audit(
+            run.audit, run.judge_field, grader, run.in_format, title=run.title
+        )
+        what = f"audit of {result.stats.rows} rows, {result.stats.disagreements} disagreements"
+    else:
+        assert run.input is not None
+        names = (fields.id, fields.question, fields.gt, fields.pred)
+        html, kind, n = report_from_file(
+            run.input, run.in_format, title=run.title, fields=names, by=tuple(run.group_by)
+        )
+        what = f"{kind} report of {n} rows"
+    try:
+        write_text_atomic(run.output, html)
+    except OSError as exc:
+        raise OutputError(f"cannot write {run.output}: {exc.strerror or exc}") from None
+    return ReportDone(output=run.output, what=what)

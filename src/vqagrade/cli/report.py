@@ -19,7 +19,6 @@ from .options import (
     PredField,
     QuestionField,
     field_map,
-    lexicon_paths,
 )
 
 
@@ -56,36 +55,28 @@ def report(
     in_format: InFormat = None,
 ) -> None:
     """Write one self-contained HTML report (no network) of a scoring run or a judge audit."""
-    from ..errors import OutputError, VqagradeError
-    from ..grader import Grader
-    from ..io.atomic import write_text_atomic
-    from ..reports.html import report_from_audit, report_from_file
+    from ..run import ReportRun, report_file
 
-    if (input is None) == (audit is None):
-        raise VqagradeError("give either an input file or --audit IN --judge-field FIELD")
-    if audit is not None and not judge_field:
-        raise VqagradeError("--audit needs --judge-field")
-    if audit is not None:
-        assert judge_field is not None
-        fields = field_map(
-            question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
-        )
-        grader = Grader(lexicons=lexicon_paths(lexicon), fields=fields)
-        html, result = report_from_audit(audit, judge_field, grader, in_format, title=title)
-        what = f"audit of {result.stats.rows} rows, {result.stats.disagreements} disagreements"
-    else:
-        assert input is not None
-        f = field_map(
-            question_field, gt_field, pred_field, id_field, option_a_field, option_b_field,
-            fields_map,
-        )  # fmt: skip
-        names = (f.id, f.question, f.gt, f.pred)
-        html, kind, n = report_from_file(
-            input, in_format, title=title, fields=names, by=group_by or ()
-        )
-        what = f"{kind} report of {n} rows"
-    try:
-        write_text_atomic(output, html)
-    except OSError as exc:
-        raise OutputError(f"cannot write {output}: {exc.strerror or exc}") from None
-    typer.echo(f"wrote {output} ({what})", err=True)
+    spec = ReportRun(
+        input=input,
+        output=output,
+        audit=audit,
+        judge_field=judge_field,
+        title=title,
+        group_by=group_by or [],
+        lexicons=lexicon or [],
+        in_format=in_format,
+    )
+    spec.check()  # before the field names: an input or --audit is the first thing to give
+    # --map names the fields of a score output; an audit reads the --X-field names.
+    spec.fields = field_map(
+        question_field,
+        gt_field,
+        pred_field,
+        id_field,
+        option_a_field,
+        option_b_field,
+        fields_map if audit is None else None,
+    )
+    done = report_file(spec)
+    typer.echo(f"wrote {done.output} ({done.what})", err=True)
