@@ -38,7 +38,7 @@ GRADER = Grader()
 
 def test_no_case_went_missing() -> None:
     # The real count: a file that stops loading, or rows deleted by mistake, fail here.
-    assert len(_load()) >= 2087
+    assert len(_load()) >= 2458
 
 
 @pytest.mark.parametrize("case", _load())
@@ -63,3 +63,45 @@ def test_case(case: dict[str, Any]) -> None:
             assert g.score == yes_no_score(YesNo(g.gt_label), YesNo(g.pred_label))
         else:
             assert g.score == score(Label(g.gt_label), Label(g.pred_label))
+
+
+# ---- coverage floor ------------------------------------------------------------------------
+# Coverage = of the cases whose pred has a certain label ("abstain" not accepted), the share
+# the rules label correctly. Its floor is stored beside the cases (coverage.json) and a drop
+# of more than one point fails; after a gain, store the new figure with
+#     python tests/test_cases.py --store-coverage
+COVERAGE_FILE = CASES / "coverage.json"
+COVERAGE_SLACK = 0.01
+
+
+def golden_coverage() -> dict[str, Any]:
+    """The coverage of the rules on the golden cases, with its counts."""
+    certain = decided = 0
+    for param in _load():
+        case = param.values[0]
+        if "abstain" in case["pred_label"] or case["gt_label"] == "n/a":
+            continue
+        certain += 1
+        options = tuple(case["options"]) if case.get("options") else None
+        g = GRADER.grade(case["question"], case["gt"], case["pred"], options=options)
+        got = g.pred_label.value if g.pred_label else "abstain"
+        decided += got in case["pred_label"]
+    return {"coverage": round(decided / certain, 4), "decided": decided, "certain": certain}
+
+
+def test_coverage_does_not_drop() -> None:
+    stored = json.loads(COVERAGE_FILE.read_text())
+    now = golden_coverage()
+    assert now["coverage"] >= stored["coverage"] - COVERAGE_SLACK, (
+        f"golden-case coverage fell from {stored['coverage']} to {now['coverage']} "
+        f"({now['decided']}/{now['certain']})"
+    )
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--store-coverage"]:
+        figures = golden_coverage()
+        COVERAGE_FILE.write_text(json.dumps(figures, indent=2) + "\n")
+        print(f"stored {figures} in {COVERAGE_FILE}")

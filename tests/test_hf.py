@@ -11,10 +11,8 @@ import pytest
 
 from adapter_support import cli_graded, sample_rows
 from vqagrade import FieldMap
-from vqagrade.contract import CONTRACT_COLUMNS
+from vqagrade.contract import CONTRACT_COLUMNS as CONTRACT
 from vqagrade.hf import grade_dataset, load_metric
-
-CONTRACT = CONTRACT_COLUMNS
 
 
 def renamed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from scale_support import case_rows
-from vqagrade.contract import error_row, merge_judge
+from vqagrade.contract import JudgeItem, error_row, merge_judge
 from vqagrade.grader import Grader
-from vqagrade.judge.queue import Item, JudgeQueueStats, judge_concurrently, rule_items
+from vqagrade.judge.queue import JudgeQueueStats, Queued, judge_concurrently, rule_items
 
 
 class SlowJudge:
@@ -28,14 +28,14 @@ class SlowJudge:
         return [{"score": 1.0, "method": "llm", "reason": f"judged {q}"} for q, _, _ in items]
 
 
-def _items(n: int, judged_every: int, rule_delay: float = 0.0) -> Iterator[Item]:
+def _items(n: int, judged_every: int, rule_delay: float = 0.0) -> Iterator[Queued]:
     """n rows; every ``judged_every``-th needs the judge; each costs ``rule_delay`` to grade."""
     for i in range(n):
         if rule_delay:
             time.sleep(rule_delay)
         needs = i % judged_every == 0
         row = {"i": i, "method": "unresolved" if needs else "rule", "reason": f"rules {i}"}
-        yield row, (f"q{i}", "gt", "pred") if needs else None, needs
+        yield Queued(row, JudgeItem(f"q{i}", "gt", "pred") if needs else None)
 
 
 def test_rows_come_out_in_order_judged_where_needed() -> None:
@@ -48,11 +48,12 @@ def test_rows_come_out_in_order_judged_where_needed() -> None:
     assert sum(judge.calls) == len(judged) and max(judge.calls) == 10
 
 
-def test_same_output_as_the_grader_s_own_batching() -> None:
+def test_the_grader_judges_through_the_queue() -> None:
     rows = case_rows()
     expected = list(Grader(judge=SlowJudge()).grade_rows(rows))
     got = list(judge_concurrently(rule_items(Grader(), rows), SlowJudge(), batch=5))
     assert got == expected
+    assert any(r["method"] == "llm" for r in got)
 
 
 def test_judge_time_overlaps_rule_time() -> None:
@@ -69,7 +70,7 @@ def test_judge_time_overlaps_rule_time() -> None:
 def test_buffer_is_bounded_while_the_judge_is_slow() -> None:
     consumed = 0
 
-    def counted() -> Iterator[Item]:
+    def counted() -> Iterator[Queued]:
         nonlocal consumed
         for item in _items(10_000, 5_000):
             consumed += 1
@@ -114,7 +115,7 @@ def test_a_judge_exception_reaches_the_caller() -> None:
 def test_closing_early_closes_the_producer() -> None:
     closed = False
 
-    def producer() -> Iterator[Item]:
+    def producer() -> Iterator[Queued]:
         nonlocal closed
         try:
             yield from _items(1000, 3)

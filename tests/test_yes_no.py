@@ -35,13 +35,13 @@ def test_question_kind(question: str, gt: str, kind: str | None) -> None:
     assert g.output_fields()["question_kind"] == kind
 
 
-def test_yes_no_row_fields() -> None:
-    fields, triple, unsettled = Grader().row_fields(
+def test_yes_no_grade_row() -> None:
+    fields, judge = Grader().grade_row(
         {"question": "Is there a fracture?", "gt": "No", "pred": "No fracture is seen."}
     )
     assert fields["question_kind"] == "yes_no" and fields["options"] == ["yes", "no"]
     assert (fields["gt_label"], fields["pred_label"], fields["score"]) == ("no", "no", 1.0)
-    assert not unsettled and triple is not None
+    assert judge is None  # settled: the judge need not see it
 
 
 def test_an_abstaining_yes_no_row_reaches_the_judge_with_its_options() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -26,7 +26,9 @@ __all__ = [
     "MAX_TEXT_CHARS",
     "FieldMap",
     "InputRow",
+    "JudgeItem",
     "Method",
+    "RowGrade",
     "error_row",
     "field_problem",
     "merge_judge",
@@ -82,6 +84,23 @@ class InputRow:
     data: dict[str, Any] | None
     error: str | None = None
     raw: str | None = None
+
+
+class JudgeItem(NamedTuple):
+    """What the LLM judge is asked about one row (a yes/no question ends in "(yes or no)")."""
+
+    question: str
+    gt: str
+    pred: str
+
+
+class RowGrade(NamedTuple):
+    """One row graded by the rules, before any judge (what `grade_row` returns)."""
+
+    fields: dict[str, Any]
+    """The contract's fields (a fresh dict): score, method, labels, options, reason, kind."""
+    judge: JudgeItem | None
+    """What to ask the judge, or None when the judge should not see the row."""
 
 
 def unwrap(row: object) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .contract import MAX_TEXT_CHARS, FieldMap, Method, merge_judge, unreadable, unwrap
+from .contract import MAX_TEXT_CHARS, FieldMap, JudgeItem, Method, RowGrade, merge_judge
 from .kinds import QuestionKind, judge_question, parse_kinds
 from .lexicon import Lexicon, lexicon_for
 from .records import AnswerTrace, Grade, Mention
@@ -24,14 +24,23 @@ from .yes_no_trace import yes_no_traces
 if TYPE_CHECKING:
     from .judge import Judge, JudgeConfig, JudgePlan
 
-__all__ = ["MAX_TEXT_CHARS", "FieldMap", "Grader", "JudgeLike", "Outcome", "grade", "grade_rows"]
+__all__ = [
+    "MAX_TEXT_CHARS",
+    "FieldMap",
+    "Grader",
+    "JudgeLike",
+    "Outcome",
+    "RowGrade",
+    "grade",
+    "grade_rows",
+]
 
 
 class JudgeLike(Protocol):
     """What the grader needs from an LLM judge (see `vqagrade.judge.Judge`)."""
 
-    def judge_rows(self, items: Sequence[tuple[str, str, str]]) -> list[dict[str, Any]]:
-        """Judge (question, gt, pred) triples; one dict of output fields per triple."""
+    def judge_rows(self, items: Sequence[JudgeItem]) -> list[dict[str, Any]]:
+        """Judge rows (question, gt, pred); one dict of output fields per row, in order."""
         ...
 
 
@@ -154,14 +163,12 @@ class Grader:
         judge = self.llm
         if judge is None:
             raise JudgeError("plan needs a judge: Grader(judge=JudgeConfig(model=...))")
-        requests = []
-        for row in require_fields(rows, self.fields):
-            data = unwrap(row)
-            if data is None:
-                continue
-            _, triple, unsettled = self.row_fields(data)
-            if triple is not None and (unsettled or self.judge_all):
-                requests.append(JudgeRequest(question=triple[0], gt=triple[1], pred=triple[2]))
+        from .judge.queue import collect_pending, rule_items
+
+        pending: list[JudgeItem] = []
+        for _ in collect_pending(rule_items(self, require_fields(rows, self.fields)), pending):
+            pass
+        requests = [JudgeRequest(question=q, gt=g, pred=p) for q, g, p in pending]
         return judge.plan(requests).priced(price_in, price_out)
 
     def close(self) -> None:
@@ -196,13 +203,6 @@ class Grader:
     ) -> tuple[Outcome, Options | None]:
         return self._tables.evaluate(question, gt, pred, options)
 
-    def outcome(
-        self, question: str, gt: str, pred: str, options: tuple[str, str] | None = None
-    ) -> Outcome:
-        """The row-contract fields for one triple, by the rules alone (fast path)."""
-        core, opts = self._evaluate(question, gt, pred, options)
-        return core if opts is None else core.with_options(opts.texts)
-
     def grade(
         self, question: str, gt: str, pred: str, *, options: tuple[str, str] | None = None
     ) -> Grade:
@@ -236,28 +236,21 @@ class Grader:
         if self.judge is not None and (out.needs_judge or self.judge_all):
             if out.kind is QuestionKind.YES_NO:
                 question = judge_question(question)
-            judged = self.judge.judge_rows([(question, gt, pred)])[0]
+            judged = self.judge.judge_rows([JudgeItem(question, gt, pred)])[0]
             grade = _apply_judge(grade, judged)
         return grade
 
     # -- rows -------------------------------------------------------------------------
-    def row_fields(
-        self, data: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], tuple[str, str, str] | None, bool]:
-        """The contract's fields for one row (a fresh dict), its (question, gt, pred) triple
-        (None for a malformed row) and whether the rules left it unsettled."""
+    def grade_row(self, data: Mapping[str, Any]) -> RowGrade:
+        """Grade one row's fields by the rules: the contract's fields (an error row's for a
+        malformed row) and what to ask the judge, when the judge should see it."""
         core, texts, triple = self._tables.settle(data if type(data) is dict else dict(data))
         fields = dict(core.row_fields)
         if texts is not None:
             fields["options"] = [texts[0], texts[1]]  # rows never share a mutable list
-        return fields, triple, triple is not None and core.needs_judge
-
-    def row_outcome(self, data: Mapping[str, Any]) -> tuple[Outcome, tuple[str, str, str] | None]:
-        """Validate a row's fields and grade it; malformed rows become error outcomes."""
-        core, texts, triple = self._tables.settle(data if type(data) is dict else dict(data))
-        if texts is not None and core.options != texts:
-            core = core.with_options(texts)
-        return core, triple
+        if triple is None or not (core.needs_judge or self.judge_all):
+            return RowGrade(fields, None)
+        return RowGrade(fields, JudgeItem(*triple))
 
     def grade_rows(
         self, rows: Iterable[Mapping[str, Any] | Any], *, batch: int = 256
@@ -265,46 +258,21 @@ class Grader:
         """Grade rows in order: each output row is the input row plus the contract fields.
 
         Accepts mappings or `vqagrade.io.InputRow` records (unreadable records become
-        error rows). With a judge, unsettled rows are judged in batches of `batch`.
+        error rows). With a judge, unsettled rows are judged in batches of `batch` on a
+        background thread while the rules go on (`vqagrade.judge.queue`).
 
         Raises:
             SchemaError: (a `KeyError`) the question, gt or pred field is missing from every
-                one of the first rows: the field names are wrong, not the rows.
+                one of the first rows: the field names are wrong, not the rows (raised when
+                the first row is asked for).
         """
         rows = require_fields(rows, self.fields)
         if self.judge is None:
             yield from self._tables.rows(rows)
             return
-        pending: list[tuple[dict[str, Any], tuple[str, str, str] | None, bool]] = []
-        for row in rows:
-            out_row, triple, needs = self._row(row)
-            pending.append((out_row, triple, needs))
-            if len(pending) >= batch:
-                yield from self._flush(pending)
-                pending = []
-        if pending:
-            yield from self._flush(pending)
+        from .judge.queue import judge_concurrently, rule_items
 
-    def _row(self, row: Mapping[str, Any] | Any) -> tuple[dict[str, Any], Any, bool]:
-        """One output row, its triple for a judge, and whether the judge should see it."""
-        # Exact type checks first: the ABC checks of isinstance(…, Mapping) cost on every row.
-        data = unwrap(row)
-        if data is None:
-            return unreadable(row), None, False
-        fields, triple, unsettled = self.row_fields(data)
-        return {**data, **fields}, triple, triple is not None and (unsettled or self.judge_all)
-
-    def _flush(
-        self, pending: list[tuple[dict[str, Any], tuple[str, str, str] | None, bool]]
-    ) -> Iterator[dict[str, Any]]:
-        assert self.judge is not None
-        todo = [(i, t) for i, (_, t, needs) in enumerate(pending) if needs and t is not None]
-        if todo:
-            results = self.judge.judge_rows([t for _, t in todo])
-            for (i, _), fields in zip(todo, results, strict=True):
-                merge_judge(pending[i][0], fields)
-        for out_row, _, _ in pending:
-            yield out_row
+        yield from judge_concurrently(rule_items(self, rows), self.judge, batch=batch)
 
 
 def _apply_judge(grade: Grade, judged: Mapping[str, Any]) -> Grade:

@@ -8,8 +8,10 @@ choice, issue 11) adds a member here, reader modules in `vqagrade.rules` (like `
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import Enum
+
+from .contract import JudgeItem
 
 
 class QuestionKind(str, Enum):
@@ -44,13 +46,11 @@ def judge_question(question: str) -> str:
     return f"{question} (yes or no)"
 
 
-def judge_triple(
-    fields: dict[str, object], question: str, gt: str, pred: str
-) -> tuple[str, str, str]:
-    """The (question, gt, pred) a judge is given for an output row with these fields."""
+def judge_triple(fields: Mapping[str, object], question: str, gt: str, pred: str) -> JudgeItem:
+    """What the judge is asked about an output row with these fields."""
     if fields.get("question_kind") == QuestionKind.YES_NO.value:
         question = judge_question(question)
-    return question, gt, pred
+    return JudgeItem(question, gt, pred)
 
 
 def parse_kinds(kinds: Iterable[QuestionKind | str]) -> frozenset[QuestionKind]:

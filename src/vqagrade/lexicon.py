@@ -7,6 +7,10 @@ data); users extend them with ``--lexicon FILE``. Sections:
 - ``[case_sensitive]`` canonical = [variants]: variants matched with their case ("US").
 - ``[tokens]``, ``[cues]``, ``[negation]``, ``[comparatives]``, ``[complements]``,
   ``[question]``, ``[answer]``: word lists used by the answer grammar (see core.toml).
+- ``[meta]``: ``name``, ``source``, ``license``, ``version`` (all four in a shipped file).
+
+An unknown section or key is refused with the list of valid ones (`sections`); every
+section is described in lexicons/README.md.
 
 Every phrase goes through the same canonicaliser as the answers, so lists stay consistent
 with the synonyms whatever order files are loaded in.
@@ -110,6 +114,51 @@ _LIST_SECTIONS = {
         "denial_intensifiers",
     ),
 }
+
+
+_TABLE_SECTIONS = ("synonyms", "case_sensitive", "spelling", "parallel", "parts", "broader")
+"""Sections of ``canonical = [variants]`` entries: any key."""
+META_KEYS = ("name", "source", "license", "version")
+"""The keys of ``[meta]``; a shipped file must have every one."""
+_EXTRA_KEYS = {"complements": ("pairs",), "terms": ("words",)}
+
+
+def sections() -> dict[str, tuple[str, ...] | None]:
+    """Every section a lexicon file may have and its keys (None: any key, a table of entries).
+
+    Derived from the loader's own tables, so a new list section is valid once it is read.
+    """
+    valid: dict[str, tuple[str, ...] | None] = {"meta": META_KEYS}
+    valid.update(dict.fromkeys(_TABLE_SECTIONS))
+    valid["comparatives"] = None
+    for table in (_LIST_SECTIONS, _EXTRA_KEYS):
+        for section, names in table.items():
+            valid[section] = (*(valid.get(section) or ()), *names)
+    return valid
+
+
+def _check_keys(data: dict[str, Any], origin: str, *, shipped: bool) -> None:
+    """Refuse unknown sections and keys, naming the valid ones; shipped files need `META_KEYS`."""
+    valid = sections()
+    for section, table in data.items():
+        if section not in valid:
+            raise LexiconError(
+                f"{origin}: unknown section [{section}]; valid sections: {', '.join(valid)}"
+            )
+        if not isinstance(table, dict):
+            raise LexiconError(f"{origin}: [{section}] must be a table")
+        keys = valid[section]
+        unknown = [k for k in table if keys is not None and k not in keys]
+        if unknown:
+            raise LexiconError(
+                f"{origin}: unknown key {unknown[0]!r} in [{section}]; "
+                f"valid keys: {', '.join(keys or ())}"
+            )
+    if shipped:
+        meta = data.get("meta", {})
+        missing = [k for k in META_KEYS if not isinstance(meta.get(k), str) or not meta[k]]
+        if missing:
+            raise LexiconError(f"{origin}: [meta] needs {', '.join(missing)}")
 
 
 @dataclass
@@ -324,12 +373,14 @@ def load_lexicon(extra: Sequence[str | Path] = (), *, shipped: bool = True) -> L
         shipped: include the lexicons shipped with vqagrade.
     """
     raw = _Raw()
-    files: list[tuple[Any, str]] = []
+    files: list[tuple[Any, str, bool]] = []
     if shipped:
-        files.extend((f, f"lexicons/{f.name}") for f in shipped_files())
-    files.extend((Path(p), str(p)) for p in extra)
-    for f, origin in files:
-        _merge(raw, _read_toml(f, origin), origin)
+        files.extend((f, f"lexicons/{f.name}", True) for f in shipped_files())
+    files.extend((Path(p), str(p), False) for p in extra)
+    for f, origin, ours in files:
+        data = _read_toml(f, origin)
+        _check_keys(data, origin, shipped=ours)
+        _merge(raw, data, origin)
     return Lexicon(raw)
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .contract import Method, field_problem, merge_judge, unreadable, unwrap
+from .contract import JudgeItem, Method, RowGrade, field_problem
 
 if TYPE_CHECKING:
     from .contract import FieldMap
@@ -171,10 +171,9 @@ class OpenGrader:
         why = f"no rule is certain: canonical forms differ ({_short(wg)!r} vs {_short(wp)!r})"
         return OpenDecision(None, "differ", why)
 
-    def outcome(
-        self, data: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], tuple[str, str, str] | None]:
-        """The contract fields for one row and its (question, gt, pred), or an error row."""
+    def grade_row(self, data: Mapping[str, Any]) -> RowGrade:
+        """Grade one row's fields by the rules: the contract's fields (an error row's for a
+        malformed row) and what to ask the judge, when the judge should see it."""
         f = self.fields
         q, gt, pred = data.get(f.question), data.get(f.gt), data.get(f.pred)
         for name, value, empty_ok in (
@@ -184,12 +183,13 @@ class OpenGrader:
         ):
             problem = field_problem(name, value, allow_empty=empty_ok)
             if problem:
-                return _contract(None, Method.ERROR, problem), None
+                return RowGrade(_contract(None, Method.ERROR, problem), None)
         assert isinstance(q, str) and isinstance(gt, str) and isinstance(pred, str)
         d = self.decide(gt, pred)
+        item = JudgeItem(q, gt, pred) if self.judge_all or not d.decided else None
         if d.decided:
-            return _contract(d.score, Method.RULE, f"{d.rule}: {d.reason}"), (q, gt, pred)
-        return _contract(None, Method.UNRESOLVED, d.reason), (q, gt, pred)
+            return RowGrade(_contract(d.score, Method.RULE, f"{d.rule}: {d.reason}"), item)
+        return RowGrade(_contract(None, Method.UNRESOLVED, d.reason), item)
 
     def grade_rows(
         self, rows: Iterable[Mapping[str, Any] | Any], *, batch: int = 256
@@ -197,42 +197,25 @@ class OpenGrader:
         """Grade rows in order: each output row is the input row plus the contract fields.
 
         Accepts mappings or `vqagrade.io.InputRow` records (unreadable records become
-        error rows). With a judge, unsettled rows are judged in batches of `batch`.
+        error rows). With a judge, unsettled rows are judged in batches of `batch` on a
+        background thread while the rules go on (`vqagrade.judge.queue`).
         """
-        pending: list[tuple[dict[str, Any], tuple[str, str, str] | None]] = []
-        for row in rows:
-            out_row, triple = self._row(row)
-            if self.judge is None:
-                yield out_row
-                continue
-            pending.append((out_row, triple))
-            if len(pending) >= batch:
-                yield from self._flush(pending)
-                pending = []
-        if pending:
-            yield from self._flush(pending)
+        from .judge.queue import judge_concurrently, rule_items
 
-    def _row(self, row: Mapping[str, Any] | Any) -> tuple[dict[str, Any], Any]:
-        data = unwrap(row)
-        if data is None:
-            return unreadable(row), None
-        fields, triple = self.outcome(data)
-        out_row = dict(data)
-        out_row.update(fields)
-        needs = triple is not None and (self.judge_all or fields["method"] == "unresolved")
-        return out_row, triple if needs else None
+        items = rule_items(self, rows)
+        if self.judge is None:
+            return (row for row, _ in items)
+        return judge_concurrently(items, _OpenJudge(self.judge), batch=batch)
 
-    def _flush(
-        self, pending: list[tuple[dict[str, Any], tuple[str, str, str] | None]]
-    ) -> Iterator[dict[str, Any]]:
-        assert self.judge is not None
-        todo = [(row, t) for row, t in pending if t is not None]
-        if todo:
-            results = self.judge.judge_rows([t for _, t in todo])
-            for (row, _), fields in zip(todo, results, strict=True):
-                merge_judge(row, _judged(fields))
-        for out_row, _ in pending:
-            yield out_row
+
+class _OpenJudge:
+    """The judge as the open task reads it: scores must be integers 0-5."""
+
+    def __init__(self, judge: JudgeLike) -> None:
+        self.judge = judge
+
+    def judge_rows(self, items: Sequence[JudgeItem]) -> list[dict[str, Any]]:
+        return [_judged(fields) for fields in self.judge.judge_rows(items)]
 
 
 def _judged(fields: Mapping[str, Any]) -> dict[str, Any]:

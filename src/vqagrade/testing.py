@@ -51,8 +51,8 @@ def assert_grade(
         AssertionError: the grade differs; the message holds the trace.
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not this one
-    from .cli import render_grade
     from .grader import default_grader
+    from .reports.explain import render_grade
 
     g = (grader or default_grader()).grade(question, gt, pred, options=options)
     problems = []

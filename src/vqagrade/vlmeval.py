@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +34,7 @@ from ._tally import tally
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .judge import Judge, JudgeVerdict
+    from .judge import JudgeConfig
 
 __all__ = ["evaluate_file", "grading_rows"]
 
@@ -55,12 +55,9 @@ def evaluate_file(eval_file: str | Path, **judge_kwargs: Any) -> pd.DataFrame:
 
     path = Path(eval_file)
     frame = _read(path)
-    judge = _judge(judge_kwargs)
-    try:
-        graded = list(Grader(judge=judge).grade_rows(grading_rows(frame)))
-    finally:
-        if judge is not None:
-            judge.judge.close()
+    # The judge (when one is asked for) is built, adapted and closed by the grader.
+    with Grader(judge=_judge_config(judge_kwargs)) as grader:
+        graded = list(grader.grade_rows(grading_rows(frame)))
     keep = [c for c in frame.columns if c != "image"]
     out_rows = [
         {**{c: row[c] for c in keep}, **{k: v for k, v in g.items() if k not in _GRADING}}
@@ -132,49 +129,21 @@ def _accuracy(result: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(table, columns=["split", "n", "decided", "mean", "strict_mean", "coverage"])
 
 
-class _JudgeRows:
-    """The grader's judge seam over a `vqagrade.judge.Judge` (output fields per verdict)."""
-
-    def __init__(self, judge: Judge) -> None:
-        self.judge = judge
-
-    def judge_rows(self, items: Sequence[tuple[str, str, str]]) -> list[dict[str, Any]]:
-        from .judge import JudgeRequest
-
-        requests = [JudgeRequest(question=q, gt=gt, pred=pred) for q, gt, pred in items]
-        return [_fields(v) for v in self.judge.judge_many(requests)]
-
-
-def _fields(v: JudgeVerdict) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "judge_model": v.model,
-        "judge_prompt": v.prompt,
-        "judge_raw": v.raw,
-        "judge_cached": v.cached,
-    }
-    if v.score is None or v.error:
-        out.update(score=None, method="error", reason=v.error or "judge_unparseable")
-    else:
-        tag = "cached" if v.cached else f"{v.attempts} attempt(s)"
-        out.update(score=v.score, method="llm", reason=f"judge {v.model} ({tag})")
-    return out
-
-
-def _judge(kwargs: Mapping[str, Any]) -> _JudgeRows | None:
+def _judge_config(kwargs: Mapping[str, Any]) -> JudgeConfig | None:
+    """The judge VLMEvalKit's settings ask for, or None for the rules alone."""
     model = kwargs.get("model")
     if model in _RULES_ONLY:
         return None
     model = os.environ.get("LOCAL_LLM") or model  # VLMEvalKit's local judge wins
-    from .judge import Judge, JudgeConfig
+    from .judge import JudgeConfig
 
     base = os.environ.get("OPENAI_API_BASE") or None
     if base:
         base = base.rstrip("/").removesuffix("/chat/completions")
-    config = JudgeConfig(
+    return JudgeConfig(
         model=str(model),
         base_url=base,
         prompt=str(kwargs.get("prompt", "gpt")),
         concurrency=int(kwargs.get("nproc", 4)),
         max_retries=int(kwargs.get("retry", 4)),
     )
-    return _JudgeRows(Judge(config))

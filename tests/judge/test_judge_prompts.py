@@ -117,4 +117,61 @@ def test_prompts_load_from_a_wheel_layout(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     ).stdout.splitlines()
     assert Path(out[0]) == site / "vqagrade" / "_data" / "prompts"
-    assert out[1] == str(sorted(f.name for f in REPO_PROMPTS.iterdir()))
+    assert out[1] == str(sorted(f.name for f in REPO_PROMPTS.glob("*.txt")))
+
+
+def test_two_files_with_one_prefix_are_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for f in REPO_PROMPTS.glob("*.txt"):
+        shutil.copy(f, tmp_path / f.name)
+    shutil.copy(next(REPO_PROMPTS.glob("000_*.txt")), tmp_path / "000_copy.txt")
+    monkeypatch.setattr(prompts, "prompts_dir", lambda: tmp_path)
+    with pytest.raises(JudgeError, match="2 files start with 000_"):
+        load_prompt("gpt")
+    assert load_prompt("mistral").source.startswith("001_")
+
+
+@pytest.mark.parametrize(
+    ("text", "filling", "first_message"),
+    [
+        pytest.param("Score it.\nInput:", "append", "Score it.\nInput:\n{", id="like-000"),
+        pytest.param("<s>[INST] Score it. [/INST]", "inst", "Score it.\n{", id="like-001"),
+        pytest.param(
+            "system:\nBe strict.\nuser:\nQ {{ item.input }} GT {{ item.reference }} "
+            "P {{ item.output_text }}",
+            "template",
+            "Be strict.",
+            id="like-002",
+        ),
+    ],
+)
+def test_a_users_prompt_file_is_filled_like_the_seed_it_resembles(
+    tmp_path: Path, text: str, filling: str, first_message: str
+) -> None:
+    path = tmp_path / "mine.txt"
+    path.write_text(text, encoding="utf-8")
+    prompt = prompts.load_prompt_file(path)
+    assert prompt.filling.value == filling and prompt.name == "file:mine.txt"
+    messages = prompt.render("Q?", "left", "right")
+    assert messages[0]["content"].startswith(first_message)
+    if filling == "template":
+        assert messages[1] == {"role": "user", "content": "Q Q? GT left P right"}
+    else:
+        assert json.loads(messages[0]["content"].splitlines()[-1])["pred"] == "right"
+
+
+def test_a_prompt_file_takes_the_scores_of_its_task(tmp_path: Path) -> None:
+    path = tmp_path / "mine.txt"
+    path.write_text("Score it.", encoding="utf-8")
+    assert prompts.load_prompt_file(path).allowed == frozenset({0.0, 0.5, 1.0})
+    assert max(prompts.load_prompt_file(path, scores_of="equivalence").allowed) == 5.0
+
+
+@pytest.mark.parametrize("content", [None, "  \n"], ids=["missing", "empty"])
+def test_an_unusable_prompt_file_is_a_judge_error(tmp_path: Path, content: str | None) -> None:
+    path = tmp_path / "mine.txt"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises(JudgeError, match="prompt file"):
+        prompts.load_prompt_file(path)

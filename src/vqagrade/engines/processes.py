@@ -5,7 +5,7 @@ process. Only the fields the rules read (question, gt, pred, option_a, option_b)
 process boundary, both ways as small tuples and dicts: wide rows stay in the parent, which
 merges the grade into each. At most ``max_chunks`` chunks are in flight, so memory stays flat
 whatever the input size. The LLM judge stays in the parent: rows the rules cannot settle come
-back unresolved and go through `vqagrade.pipeline.judge_concurrently`, which judges them in
+back unresolved and go through `vqagrade.judge.queue.judge_concurrently`, which judges them in
 the background while the workers go on.
 
 ``workers=1`` is the plain in-process path (no pool, no pickling).
@@ -13,7 +13,6 @@ the background while the workers go on.
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 import signal
@@ -27,20 +26,19 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..contract import unreadable, unwrap
+from ..contract import FieldMap, unreadable, unwrap
 from ..errors import VqagradeError
-from ..judge.queue import Item, JudgeQueueStats, judge_concurrently, rule_items
+from ..judge.queue import JudgeQueueStats, Queued, judge_concurrently, rule_items
 from ..kinds import judge_triple
+from .gc_tuning import gc_tuned, tune_for_good
 
 if TYPE_CHECKING:
     from ..grader import Grader, JudgeLike
-    from ..records import FieldMap
 
 __all__ = ["auto_workers", "default_workers", "grade_parallel"]
 
 CHUNK_ROWS = 2_048
 SMALL_INPUT_ROWS = 50_000
-_GC_THRESHOLDS = (50_000, 20, 100)
 
 # The worker's grader, built once by the pool's initializer.
 _worker_grader: Grader | None = None
@@ -57,6 +55,7 @@ def default_workers() -> int:
 def auto_workers(requested: int | None, input: str | os.PathLike[str] | None = None) -> int:
     """The workers for a run: ``requested`` if given, else every core, but 1 for small inputs.
 
+    The one worker policy of vqagrade (`vqagrade score` and `vqagrade.run.score_file` use it).
     Starting a worker costs about half a second (a fresh interpreter loading the lexicons),
     more than it saves on an input of fewer than ~50,000 rows; stdin is never measured.
 
@@ -118,23 +117,23 @@ def grade_parallel(
         chunk_rows: rows per chunk sent to a worker.
         max_chunks: chunks in flight at most (default: 2 per worker, plus one).
         start_method: how workers start (``spawn`` is safe with the threads of the judge).
-        tune_gc: raise this process's garbage-collection thresholds while rows flow (restored
-            when the iterator is exhausted or closed); workers always run that way.
+        tune_gc: raise this process's garbage-collection thresholds while rows flow
+            (`vqagrade.engines.gc_tuning`; restored when the iterator is exhausted or closed);
+            workers always run that way.
 
     Raises:
         VqagradeError: a worker process died.
     """
     from ..grader import Grader
-    from ..records import FieldMap
 
     fields = fields or FieldMap()
     n = default_workers() if workers is None else workers
     if n < 1:
         raise ValueError("workers must be at least 1")
-    items: Iterator[Item]
+    items: Iterator[Queued]
     if n == 1:
-        grader = Grader(lexicons=list(lexicons), fields=fields, kinds=kinds)
-        items = rule_items(grader, rows, judge_all=judge_all)
+        grader = Grader(lexicons=list(lexicons), fields=fields, judge_all=judge_all, kinds=kinds)
+        items = rule_items(grader, rows)
     else:
         if lexicons:
             from ..lexicon import lexicon_for
@@ -158,27 +157,20 @@ def grade_parallel(
     return _gc_tuned(out) if tune_gc else out
 
 
-def _rows_only(items: Iterator[Item]) -> Iterator[dict[str, Any]]:
+def _rows_only(items: Iterator[Queued]) -> Iterator[dict[str, Any]]:
     try:
-        for row, _, _ in items:
+        for row, _ in items:
             yield row
     finally:
         _close(items)
 
 
 def _gc_tuned(rows: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Collect cyclic garbage less often while rows flow; the old thresholds come back after.
-
-    Grading allocates a few containers per row, all freed by reference counting, while the
-    grader's memos hold a large, long-lived heap that every full collection walks again:
-    with the default thresholds that walk costs a fifth of the run.
-    """
-    old = gc.get_threshold()
-    gc.set_threshold(*_GC_THRESHOLDS)
+    """`rows` with garbage collected rarely while they flow (see `vqagrade.engines.gc_tuning`)."""
     try:
-        yield from rows
+        with gc_tuned():
+            yield from rows
     finally:
-        gc.set_threshold(*old)
         _close(rows)
 
 
@@ -228,30 +220,27 @@ class _Router:
         return pieces
 
 
-def _init_worker(lexicons: list[str], fields: dict[str, str], kinds: list[str] | None) -> None:
+def _init_worker(
+    lexicons: list[str], fields: dict[str, str], judge_all: bool, kinds: list[str] | None
+) -> None:
     global _worker_grader
     from ..grader import Grader
 
     _follow_parent()
-    from ..records import FieldMap
-
-    _worker_grader = Grader(lexicons=lexicons, fields=FieldMap(**fields), kinds=kinds)
-    # This process only grades: its memos hold millions of long-lived objects that every
-    # full collection would walk again, and what it allocates per row is freed by refcount.
-    gc.freeze()
-    gc.set_threshold(*_GC_THRESHOLDS)
+    _worker_grader = Grader(
+        lexicons=lexicons, fields=FieldMap(**fields), judge_all=judge_all, kinds=kinds
+    )
+    tune_for_good()
 
 
-def _grade_chunk(
-    payload: _Payload, names: tuple[str, str, str, str, str], judge_all: bool
-) -> _Result:
+def _grade_chunk(payload: _Payload, names: tuple[str, str, str, str, str]) -> _Result:
     """In a worker: the contract's fields for each row, and whether the judge should see it."""
     grader = _worker_grader
     assert grader is not None, "the worker was not initialised"
     out: _Result = []
     for values in payload:
-        fields, triple, unsettled = grader.row_fields(dict(zip(names, values, strict=True)))
-        out.append((fields, triple is not None and (unsettled or judge_all)))
+        fields, judge = grader.grade_row(dict(zip(names, values, strict=True)))
+        out.append((fields, judge is not None))
     return out
 
 
@@ -298,7 +287,7 @@ def _pool_items(
     chunk_rows: int,
     max_chunks: int,
     start_method: str,
-) -> Iterator[Item]:
+) -> Iterator[Queued]:
     names = (fields.question, fields.gt, fields.pred, fields.option_a, fields.option_b)
     context = get_context(start_method)
     # One single-process pool per worker, so that a question's rows always reach the same one.
@@ -307,7 +296,7 @@ def _pool_items(
             max_workers=1,
             mp_context=context,
             initializer=_init_worker,
-            initargs=(lexicons, fields.model_dump(), kinds),
+            initargs=(lexicons, fields.model_dump(), judge_all, kinds),
         )
         for _ in range(workers)
     ]
@@ -322,7 +311,7 @@ def _pool_items(
             for w, positions in enumerate(router.split([v[0] for v in values])):
                 if positions:
                     payload = [values[p] for p in positions]
-                    future = pools[w].submit(_grade_chunk, payload, names, judge_all)
+                    future = pools[w].submit(_grade_chunk, payload, names)
                     chunk.futures.append(([readable[p] for p in positions], future))
             pending.append(chunk)
             if len(pending) >= max_chunks:
@@ -351,7 +340,7 @@ def _values(data: Any, names: tuple[str, str, str, str, str]) -> tuple[Any, ...]
     return (get(names[0]), get(names[1]), get(names[2]), get(names[3]), get(names[4]))
 
 
-def _merge(chunk: _Chunk, fields: FieldMap) -> Iterator[Item]:
+def _merge(chunk: _Chunk, fields: FieldMap) -> Iterator[Queued]:
     graded: list[tuple[dict[str, Any], bool] | None] = [None] * len(chunk.rows)
     for at, future in chunk.futures:
         try:
@@ -362,14 +351,14 @@ def _merge(chunk: _Chunk, fields: FieldMap) -> Iterator[Item]:
             graded[i] = result
     for row, data, done in zip(chunk.rows, chunk.datas, graded, strict=True):
         if data is None or done is None:
-            yield unreadable(row), None, False
+            yield Queued(unreadable(row), None)
             continue
         fields_out, needs = done
         out = dict(data)
         out.update(fields_out)
-        triple = None
+        item = None
         if needs:
-            triple = judge_triple(
+            item = judge_triple(
                 fields_out, data[fields.question], data[fields.gt], data[fields.pred]
             )
-        yield out, triple, needs
+        yield Queued(out, item)

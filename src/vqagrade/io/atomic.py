@@ -1,7 +1,8 @@
 """Outputs that are complete or absent, and never the input.
 
 Every file vqagrade writes (JSON lines, CSV, ``.gz``, Parquet, JUnit XML, HTML reports) goes
-through :class:`AtomicFile`: the bytes go to a temporary file in the target's own folder
+through :class:`AtomicFile`, and every writer over one shares its close-or-abort
+(:class:`AtomicOutput`): the bytes go to a temporary file in the target's own folder
 (``.NAME.XXXX.part``), which on success is flushed, ``fsync``-ed and renamed over the target
 with ``os.replace`` (atomic on one filesystem), and on an error or an interrupt is unlinked.
 So a reader of the target sees either the previous file or the whole new one, never a
@@ -25,12 +26,13 @@ import tempfile
 import threading
 from collections.abc import Iterable
 from types import FrameType, TracebackType
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from ..errors import OutputError
 
 __all__ = [
     "AtomicFile",
+    "AtomicOutput",
     "check_outputs",
     "install_signal_cleanup",
     "remove_partial_files",
@@ -51,7 +53,84 @@ def _umask() -> int:
 _MODE = 0o666 & ~_umask()
 
 
-class AtomicFile:
+_Output = TypeVar("_Output", bound="AtomicOutput")
+
+
+class AtomicOutput:
+    """An output that is published whole or not at all: the one close-or-abort of
+    `AtomicFile` and of every writer over one (rows, Parquet, JUnit XML).
+
+    `close` finishes the output (`_finish`: what is buffered written, the temporary file
+    flushed) and then publishes it (`_publish`: renamed over the target). When finishing
+    fails, or on `abort`, `_discard` removes what was written and the target is left as it
+    was. Both are idempotent. As a context manager, leaving the block closes the output, or
+    aborts it when the block raised.
+
+    Subclasses implement the three steps; `_write_errors` are the exceptions of a failed write
+    (reported as `OutputError` by `_failure`), anything else is re-raised after the discard.
+    """
+
+    _closed = False
+    _name = ""
+
+    def _finish(self) -> None:
+        """Write what is still buffered; the output is complete when this returns."""
+
+    def _publish(self) -> None:
+        """Make the finished output visible under its own name."""
+
+    def _discard(self) -> None:
+        """Remove what was written; the target is left as it was."""
+
+    def _write_errors(self) -> tuple[type[BaseException], ...]:
+        return (OSError,)
+
+    def _failure(self, exc: BaseException) -> OutputError:
+        why = getattr(exc, "strerror", None) or exc
+        return OutputError(f"cannot write {self._name!r}: {why}")
+
+    def close(self) -> None:
+        """Finish and publish the output (once).
+
+        Raises:
+            OutputError: it cannot be written (what was written is removed).
+        """
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._finish()
+        except self._write_errors() as exc:
+            self._discard()
+            raise self._failure(exc) from None
+        except BaseException:
+            self._discard()
+            raise
+        self._publish()
+
+    def abort(self) -> None:
+        """Stop: what was written is removed and the target left as it was."""
+        if self._closed:
+            return
+        self._closed = True
+        self._discard()
+
+    def __enter__(self: _Output) -> _Output:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+
+
+class AtomicFile(AtomicOutput):
     """A binary file written under a temporary name next to ``path``; ``commit`` publishes it.
 
     Raises:
@@ -59,7 +138,7 @@ class AtomicFile:
     """
 
     def __init__(self, path: str | os.PathLike[str], buffering: int = _BUFFER) -> None:
-        self.path = os.fspath(path)
+        self.path = self._name = os.fspath(path)
         if os.path.isdir(self.path):
             raise OutputError(f"cannot write {self.path!r}: Is a directory")
         # Through a symlink, the file it points to is replaced (the link stays a link).
@@ -76,7 +155,6 @@ class AtomicFile:
         except OSError:
             pass
         self.file: IO[bytes] = os.fdopen(fd, "wb", buffering=buffering)
-        self.done = False
 
     def commit(self) -> None:
         """Flush, fsync and rename over the target (then fsync its folder).
@@ -84,49 +162,33 @@ class AtomicFile:
         Raises:
             OutputError: the data cannot be written or renamed (the temporary file is removed).
         """
-        if self.done:
-            return
-        try:
-            if not self.file.closed:
-                self.file.flush()
-                os.fsync(self.file.fileno())
-                self.file.close()
-            else:  # closed by a library that wrote through it (pyarrow)
-                _fsync_path(self.temp)
-            os.replace(self.temp, self.real)
-        except OSError as exc:
-            self.discard()
-            raise OutputError(f"cannot write {self.path!r}: {exc.strerror or exc}") from None
-        self.done = True
+        self.close()
+
+    def discard(self) -> None:
+        """Close and remove the temporary file; the target is left as it was."""
+        self.abort()
+
+    def _finish(self) -> None:
+        if not self.file.closed:
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+        else:  # closed by a library that wrote through it (pyarrow)
+            _fsync_path(self.temp)
+        os.replace(self.temp, self.real)
+
+    def _publish(self) -> None:
         with _LOCK:
             _LIVE.discard(self.temp)
         _fsync_folder(os.path.dirname(self.real))
 
-    def discard(self) -> None:
-        """Close and remove the temporary file; the target is left as it was."""
-        if self.done:
-            return
-        self.done = True
+    def _discard(self) -> None:
         with contextlib.suppress(OSError, ValueError):
             self.file.close()
         with contextlib.suppress(OSError):
             os.unlink(self.temp)
         with _LOCK:
             _LIVE.discard(self.temp)
-
-    def __enter__(self) -> AtomicFile:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if exc_type is None:
-            self.commit()
-        else:
-            self.discard()
 
 
 def _fsync_path(path: str) -> None:

@@ -27,9 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..contract import CONTRACT_COLUMNS, ERROR_COLUMNS, JUDGE_COLUMNS, InputRow
 from ..errors import InputError, OutputError
-from .atomic import AtomicFile
+from .atomic import AtomicFile, AtomicOutput
 from .jsontext import depth_over, json_text
-from .rows import ClosingWriter
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -168,7 +167,7 @@ def count_rows(path: str | os.PathLike[str]) -> int:
 # ---- writing ---------------------------------------------------------------------------------
 
 
-class ParquetRowWriter(ClosingWriter):
+class ParquetRowWriter(AtomicOutput):
     """Writes row dicts to a Parquet file (or stdout) in record batches of fixed schema.
 
     Rows are turned into Arrow record batches every ``batch_rows`` rows (compact, unlike the
@@ -201,7 +200,6 @@ class ParquetRowWriter(ClosingWriter):
         self._buffered = 0
         self._schema: pa.Schema | None = None
         self._writer: Any = None
-        self._closed = False
         self._target: AtomicFile | None = None
         if self._name != "-":  # fail now on an unwritable path, not after the first rows
             self._target = AtomicFile(self._name)
@@ -214,34 +212,25 @@ class ParquetRowWriter(ClosingWriter):
             if self._buffered >= self._row_group_rows:
                 self._write_group()
 
-    def close(self) -> None:
-        """Write what is buffered and the footer, then publish the file; idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            if self._rows or self._schema is None:
-                self._convert()
-            self._write_group()
-            if self._writer is not None:
-                self._writer.close()
-        except (OSError, self._pa.ArrowException) as exc:
-            self._discard()
-            raise OutputError(f"cannot write {self._name!r}: {exc}") from None
-        except BaseException:
-            self._discard()
-            raise
+    def _finish(self) -> None:
+        """Write what is buffered and the footer."""
+        if self._rows or self._schema is None:
+            self._convert()
+        self._write_group()
+        if self._writer is not None:
+            self._writer.close()
+
+    def _write_errors(self) -> tuple[type[BaseException], ...]:
+        return (OSError, self._pa.ArrowException)
+
+    def _failure(self, exc: BaseException) -> OutputError:
+        return OutputError(f"cannot write {self._name!r}: {exc}")
+
+    def _publish(self) -> None:
         if self._target is not None:
             self._target.commit()
         else:
             sys.stdout.buffer.flush()
-
-    def abort(self) -> None:
-        """Stop writing: the file is removed and the target left as it was."""
-        if self._closed:
-            return
-        self._closed = True
-        self._discard()
 
     def _discard(self) -> None:
         self._rows, self._batches = [], []

@@ -27,7 +27,7 @@ import orjson
 
 from ..contract import InputRow
 from ..errors import InputError, OutputError
-from .atomic import AtomicFile
+from .atomic import AtomicFile, AtomicOutput
 from .jsontext import depth_over, json_text
 
 __all__ = [
@@ -440,33 +440,8 @@ def _csv_line(fields: list[str]) -> str:
     return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-class ClosingWriter:
-    """A row writer usable as a context manager: leaving the block closes it (publishing the
-    output), or aborts it (removing the output) when the block raised."""
-
-    def close(self) -> None:
-        raise NotImplementedError
-
-    def abort(self) -> None:
-        raise NotImplementedError
-
-    def __enter__(self) -> RowWriter:
-        return cast(RowWriter, self)
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if exc_type is None:
-            self.close()
-        else:
-            self.abort()
-
-
-class _Writer(ClosingWriter):
-    """Shared plumbing: OSError becomes OutputError, close is idempotent."""
+class _Writer(AtomicOutput):
+    """Shared plumbing: OSError becomes OutputError, close is idempotent (`AtomicOutput`)."""
 
     def __init__(self, stream: IO[bytes], target: AtomicFile | None, name: str) -> None:
         self._stream = stream
@@ -476,39 +451,20 @@ class _Writer(ClosingWriter):
             target is None or stream is not target.file
         )
         self._name = name
-        self._closed = False
 
-    def _fail(self, exc: OSError) -> OutputError:
-        return OutputError(f"cannot write {self._name!r}: {exc.strerror or exc}")
-
-    def _finish(self) -> None:
+    def _flush_text(self) -> None:
         """Flush any text layer; subclasses override."""
 
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            self._finish()
-            if self._owned:
-                self._stream.close()  # a gzip layer leaves the atomic file open
-            else:
-                self._stream.flush()
-        except OSError as exc:
-            self._discard()
-            raise self._fail(exc) from None
-        except BaseException:
-            self._discard()
-            raise
+    def _finish(self) -> None:
+        self._flush_text()
+        if self._owned:
+            self._stream.close()  # a gzip layer leaves the atomic file open
+        else:
+            self._stream.flush()
+
+    def _publish(self) -> None:
         if self._target is not None:
             self._target.commit()
-
-    def abort(self) -> None:
-        """Stop writing: a file output is removed, the target left as it was."""
-        if self._closed:
-            return
-        self._closed = True
-        self._discard()
 
     def _discard(self) -> None:
         if self._target is not None:
@@ -529,7 +485,7 @@ class _JsonlWriter(_Writer):
         try:
             self._stream.write(data)
         except OSError as exc:
-            raise self._fail(exc) from None
+            raise self._failure(exc) from None
 
 
 # Deeper than this, a field is written as its JSON text (a string): orjson writes at most 254
@@ -580,7 +536,7 @@ class _CsvWriter(_Writer):
             cell = self._cell
             self._csv.writerow([cell(row.get(k)) for k in self._fields])
         except OSError as exc:
-            raise self._fail(exc) from None
+            raise self._failure(exc) from None
 
     def _start(self) -> None:
         """Write the header (union of the held rows' keys, readable rows first) and them."""
@@ -595,7 +551,7 @@ class _CsvWriter(_Writer):
         for row in held:
             self._csv.writerow([cell(row.get(k)) for k in self._fields])
 
-    def _finish(self) -> None:
+    def _flush_text(self) -> None:
         if self._fields is None and (self._held or self._hint):
             self._start()
         self._text.flush()

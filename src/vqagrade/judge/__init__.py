@@ -38,7 +38,7 @@ from .client import (
 )
 from .cost import MESSAGE_OVERHEAD_TOKENS, estimate_prompt_tokens
 from .parse import parse_score, read_reply
-from .prompts import Messages, PromptName, load_prompt
+from .prompts import Messages, PromptName, load_prompt, load_prompt_file
 from .records import JudgeConfig, JudgePlan, JudgeRequest, JudgeStats, JudgeVerdict
 from .untrusted import Redactor, clip
 
@@ -75,7 +75,11 @@ class Judge:
 
     def __init__(self, config: JudgeConfig) -> None:
         self.config = config
-        self.prompt = load_prompt(config.prompt)
+        self.prompt = (
+            load_prompt_file(config.prompt_file, scores_of=config.prompt)
+            if config.prompt_file is not None
+            else load_prompt(config.prompt)
+        )
         self._api_key = resolve_api_key(config.api_key_env, config.base_url)
         key = self._api_key.reveal()
         self._redactor = Redactor("" if key == NO_KEY_PLACEHOLDER else key)

@@ -10,6 +10,10 @@ The prompt files are the user's seeds, verbatim; they are never edited, only fil
   ``{{ item.input }}``, ``{{ item.reference }}``, ``{{ item.output_text }}`` take the
   question, gt and pred.
 
+A user's own prompt (``--judge-prompt-file``, `load_prompt_file`) is filled in the same ways:
+with the ``{{ item.* }}`` placeholders like ``equivalence``, else with an ``[INST] … [/INST]``
+block like ``mistral``, else like ``gpt``. See prompts/README.md.
+
 Untrusted text is only ever inserted as data: JSON-encoded for the two-option prompts, and for
 Equivalence in one pass over the template, so a placeholder inside a prediction stays literal.
 """
@@ -55,21 +59,40 @@ _INST = re.compile(r"\[INST\](.*?)\[/INST\]", re.S)
 _ROLES = re.compile(r"^(system|user):[ \t]*\n", re.M)
 
 
+class Filling(str, Enum):
+    """How a row is put into a prompt."""
+
+    APPEND = "append"
+    """The prompt, then the row as JSON on the next line (seed 000)."""
+    INST = "inst"
+    """The text between ``[INST]`` and ``[/INST]``, then the row as JSON (seed 001)."""
+    TEMPLATE = "template"
+    """``system:``/``user:`` parts with ``{{ item.* }}`` placeholders (seed 002)."""
+
+
+_FILLING = {
+    PromptName.GPT: Filling.APPEND,
+    PromptName.MISTRAL: Filling.INST,
+    PromptName.EQUIVALENCE: Filling.TEMPLATE,
+}
+
+
 @dataclass(frozen=True)
 class Prompt:
-    """A judge prompt as shipped, and the scores its reply may carry."""
+    """A judge prompt (shipped or the user's own), and the scores its reply may carry."""
 
     name: str
     source: str
     text: str
     allowed: frozenset[float]
+    filling: Filling = Filling.APPEND
 
     def render(self, question: str, gt: str, pred: str) -> Messages:
         """The chat messages that ask the judge about one row."""
-        if self.name == PromptName.EQUIVALENCE:
+        if self.filling is Filling.TEMPLATE:
             return _render_equivalence(self.text, question, gt, pred)
         row = json.dumps({"question": question, "gt": gt, "pred": pred}, ensure_ascii=False)
-        if self.name == PromptName.MISTRAL:
+        if self.filling is Filling.INST:
             m = _INST.search(self.text)
             instructions = (m.group(1) if m else self.text).strip()
             return [{"role": "user", "content": f"{instructions}\n{row}"}]
@@ -128,6 +151,48 @@ def load_prompt(name: str) -> Prompt:
     )
     if not found:
         raise JudgeError(f"judge prompt {key.value!r} ({_FILE_PREFIX[key]}*.txt) not found")
+    if len(found) > 1:
+        raise JudgeError(
+            f"judge prompt {key.value!r}: {len(found)} files start with {_FILE_PREFIX[key]} "
+            f"({', '.join(found)}); keep one"
+        )
     text = folder.joinpath(found[0]).read_text(encoding="utf-8")
     allowed = _EQUIVALENCE if key is PromptName.EQUIVALENCE else _STARS
-    return Prompt(name=key.value, source=found[0], text=text, allowed=allowed)
+    return Prompt(
+        name=key.value, source=found[0], text=text, allowed=allowed, filling=_FILLING[key]
+    )
+
+
+def load_prompt_file(path: str | Path, *, scores_of: str = PromptName.GPT.value) -> Prompt:
+    """Load a user's own judge prompt.
+
+    It is filled in like the seed it resembles: with ``{{ item.input }}``,
+    ``{{ item.reference }}`` and ``{{ item.output_text }}`` (question, gt, pred; optional
+    ``system:``/``user:`` parts) like ``equivalence``; else with an ``[INST] … [/INST]`` block
+    like ``mistral``; else the row is appended as JSON, like ``gpt``.
+
+    Args:
+        path: the prompt file (UTF-8 text).
+        scores_of: the shipped prompt whose scores the replies must give: ``gpt`` or
+            ``mistral`` (0, 0.5, 1) or ``equivalence`` (0-5).
+
+    Raises:
+        JudgeError: the file cannot be read or is empty.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise JudgeError(f"cannot read the judge prompt file {path}: {exc}") from None
+    if not text.strip():
+        raise JudgeError(f"the judge prompt file {path} is empty")
+    if _PLACEHOLDER.search(text):
+        filling = Filling.TEMPLATE
+    elif _INST.search(text):
+        filling = Filling.INST
+    else:
+        filling = Filling.APPEND
+    allowed = _EQUIVALENCE if scores_of == PromptName.EQUIVALENCE.value else _STARS
+    return Prompt(
+        name=f"file:{path.name}", source=str(path), text=text, allowed=allowed, filling=filling
+    )

@@ -9,11 +9,12 @@ waiting to be emitted): when the buffer is full, the oldest judge batch is waite
 
 The pieces::
 
-    items = rule_items(grader, rows)             # (row, triple, needs_judge), rules only
+    items = rule_items(grader, rows)             # Queued(row, judge item or None), rules only
     for row in judge_concurrently(items, judge): # rows in order, judged where needed
         ...
 
-`vqagrade.parallel.grade_parallel` feeds the same pipeline from worker processes.
+Both graders (`Grader`, `OpenGrader`) judge through this queue, and
+`vqagrade.engines.processes.grade_parallel` feeds it from worker processes.
 """
 
 from __future__ import annotations
@@ -23,24 +24,38 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from ..contract import merge_judge, unreadable, unwrap
+from ..contract import JudgeItem, RowGrade, merge_judge, unreadable, unwrap
 
 if TYPE_CHECKING:
-    from ..grader import Grader, JudgeLike
+    from ..grader import JudgeLike
 
 __all__ = [
-    "Item",
     "JudgeQueueStats",
+    "Queued",
+    "RowGrader",
     "collect_pending",
     "judge_concurrently",
     "rule_items",
 ]
 
-Triple = tuple[str, str, str]
-Item = tuple[dict[str, Any], Triple | None, bool]
-"""One graded row before judging: the output row, its (question, gt, pred), needs the judge."""
+
+class Queued(NamedTuple):
+    """One row graded by the rules, waiting for the judge or final."""
+
+    row: dict[str, Any]
+    """The output row: the input fields plus the contract's."""
+    judge: JudgeItem | None
+    """What to ask the judge; None when the row is final."""
+
+
+class RowGrader(Protocol):
+    """What the queue needs from a grader (`Grader` and `OpenGrader` both are one)."""
+
+    def grade_row(self, data: dict[str, Any]) -> RowGrade:
+        """The contract's fields for one row, and what to ask the judge, if anything."""
+        ...
 
 
 @dataclass
@@ -58,47 +73,45 @@ class JudgeQueueStats:
         return self.submitted - self.done
 
 
-def rule_items(
-    grader: Grader, rows: Iterable[Mapping[str, Any] | Any], *, judge_all: bool = False
-) -> Iterator[Item]:
-    """Grade rows by the rules alone, in order, marking those the judge should see.
+def rule_items(grader: RowGrader, rows: Iterable[Mapping[str, Any] | Any]) -> Iterator[Queued]:
+    """Grade rows by the rules alone, in order, with what the judge should be asked.
 
     Args:
-        grader: the rule grader (its own judge, if any, is not called here).
+        grader: the rule grader (its own judge, if any, is not called here; its
+            ``judge_all`` decides which rows the judge sees).
         rows: mappings, or `vqagrade.io.InputRow` records (unreadable ones become error rows).
-        judge_all: mark every readable row for the judge, not only unsettled ones.
     """
     for row in rows:
         data = unwrap(row)
         if data is None:
-            yield unreadable(row), None, False
+            yield Queued(unreadable(row), None)
             continue
-        fields, triple, unsettled = grader.row_fields(data)
-        yield {**data, **fields}, triple, triple is not None and (unsettled or judge_all)
+        fields, judge = grader.grade_row(data)
+        yield Queued({**data, **fields}, judge)
 
 
-def collect_pending(items: Iterable[Item], pending: list[Triple]) -> Iterator[dict[str, Any]]:
-    """The rows of `items`, in order; the triples of those the judge should see are appended
+def collect_pending(items: Iterable[Queued], pending: list[JudgeItem]) -> Iterator[dict[str, Any]]:
+    """The rows of `items`, in order; what the judge should be asked about each is appended
     to `pending` (for a dry run's plan or a Batch API job)."""
-    for row, triple, needs in items:
-        if needs and triple is not None:
-            pending.append(triple)
+    for row, judge in items:
+        if judge is not None:
+            pending.append(judge)
         yield row
 
 
 class _Batch:
     """Rows waiting for one judge call."""
 
-    __slots__ = ("future", "rows", "triples")
+    __slots__ = ("future", "items", "rows")
 
     def __init__(self) -> None:
         self.rows: list[dict[str, Any]] = []
-        self.triples: list[Triple] = []
+        self.items: list[JudgeItem] = []
         self.future: Future[list[dict[str, Any]]] | None = None
 
 
 def judge_concurrently(
-    items: Iterable[Item],
+    items: Iterable[Queued],
     judge: JudgeLike,
     *,
     batch: int = 256,
@@ -108,8 +121,8 @@ def judge_concurrently(
     """Judge the rows that need it in the background; yield every row in input order.
 
     Args:
-        items: (row, triple, needs_judge) in input order, e.g. from :func:`rule_items`.
-        judge: has ``judge_rows(triples) -> list[dict]`` (e.g. `vqagrade.fallback.JudgeFallback`);
+        items: rows in input order with what to ask the judge, e.g. from :func:`rule_items`.
+        judge: has ``judge_rows(items) -> list[dict]`` (e.g. ``JudgeFallback``);
             called from one background thread, one batch at a time.
         batch: rows per judge call.
         max_buffer: rows held back at most while waiting for the judge.
@@ -124,16 +137,16 @@ def judge_concurrently(
 
     def call(b: _Batch) -> list[dict[str, Any]]:
         try:
-            return judge.judge_rows(b.triples)
+            return judge.judge_rows(b.items)
         finally:
             with lock:
-                stats.done += len(b.triples)
+                stats.done += len(b.items)
 
     def submit() -> None:
         nonlocal current
-        if current.triples:
+        if current.items:
             with lock:
-                stats.submitted += len(current.triples)
+                stats.submitted += len(current.items)
             current.future = pool.submit(call, current)
             current = _Batch()
 
@@ -163,12 +176,12 @@ def judge_concurrently(
             yield row
 
     try:
-        for row, triple, needs in items:
-            if needs and triple is not None:
+        for row, item in items:
+            if item is not None:
                 current.rows.append(row)
-                current.triples.append(triple)
+                current.items.append(item)
                 buffer.append((row, current))
-                if len(current.triples) >= batch:
+                if len(current.items) >= batch:
                     submit()
             else:
                 buffer.append((row, None))

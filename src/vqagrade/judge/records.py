@@ -35,6 +35,11 @@ class JudgeConfig(BaseModel):
         default=None, description="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1"
     )
     prompt: str = Field(default="gpt", description="gpt | mistral | equivalence")
+    prompt_file: Path | None = Field(
+        default=None,
+        description="the user's own judge prompt (prompts/README.md); wins over `prompt`, "
+        "whose scores (0/0.5/1, or 0-5 for equivalence) its replies must give",
+    )
     api_key_env: str = Field(default="OPENAI_API_KEY", description="env var holding the key")
     concurrency: int = Field(default=8, ge=1, description="requests in flight at most")
     timeout: float = Field(default=60.0, gt=0, description="seconds per HTTP attempt")

@@ -133,22 +133,25 @@ def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -
     grader = grader or Grader()
     rows = list(rows)
     t0 = time.perf_counter()
-    outcomes = [grader.outcome(r["question"], r["gt"], r["pred"]) for r in rows]
+    f = grader.fields
+    outcomes = [
+        grader.grade_row({f.question: r["question"], f.gt: r["gt"], f.pred: r["pred"]}).fields
+        for r in rows
+    ]
     seconds = time.perf_counter() - t0
     decided = wrong = must = missed = other = 0
     details: list[BenchRow] = []
     for r, out in zip(rows, outcomes, strict=True):
-        if out.kind is QuestionKind.YES_NO and r["expect_gt"] == "n/a":
+        if out["question_kind"] == QuestionKind.YES_NO.value and r["expect_gt"] == "n/a":
             # Labelled for two-option grading only: its yes/no grading has no label here.
             other += 1
             continue
         need = "abstain" not in r["accept_pred"]
         must += need
         kind = None
-        if out.method.value == "rule":
+        if out["method"] == "rule":
             decided += 1
-            gt_label = out.gt_label.value if out.gt_label else None
-            if out.score not in r.get("accept_scores", []) or gt_label != r["expect_gt"]:
+            if out["score"] not in r.get("accept_scores", []) or out["gt_label"] != r["expect_gt"]:
                 wrong += 1
                 kind = "wrong"
         elif need:
@@ -164,8 +167,8 @@ def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -
                     pred=r["pred"],
                     expect_gt=r["expect_gt"],
                     accept_pred=list(r["accept_pred"]),
-                    got=out.fields(),
-                    trace=out.reason,
+                    got=out,
+                    trace=out["reason"],
                 )
             )
     return BenchResult(
@@ -177,5 +180,5 @@ def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -
         seconds=seconds,
         details=details,
         other_kind=other,
-        scores=[out.score for out in outcomes],
+        scores=[out["score"] for out in outcomes],
     )

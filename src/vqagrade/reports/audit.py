@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from ..judge.parse import parse_score
+from ..kinds import judge_triple
 
 if TYPE_CHECKING:
     from ..grader import Grader
@@ -327,11 +328,11 @@ def audit_rows(
         if not isinstance(data, Mapping):
             stats.error_rows += 1
             continue
-        outcome, triple = grader.row_outcome(data)
-        if triple is None:
+        outcome = grader.grade_row(data).fields
+        if outcome["method"] == "error":
             stats.error_rows += 1
             continue
-        if outcome.score is None:
+        if outcome["score"] is None:
             stats.rules_abstain += 1
             continue
         raw = data.get(judge_field)
@@ -344,7 +345,8 @@ def audit_rows(
                 ex = InvalidScore(id=data.get(f.id), line=line, value=_clip(raw), kind=kind)
                 stats.invalid_examples.append(ex)
             continue
-        q, gt, pred = triple
+        # The row as the judge was asked about it (a yes/no question ends in "(yes or no)").
+        q, gt, pred = judge_triple(outcome, data[f.question], data[f.gt], data[f.pred])
         a, b = data.get(f.option_a), data.get(f.option_b)
         explicit = (a, b) if isinstance(a, str) and isinstance(b, str) else None
         if explicit and not (explicit[0].strip() and explicit[1].strip()):

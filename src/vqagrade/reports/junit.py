@@ -22,12 +22,11 @@ import os
 import re
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import OutputError
-from ..io.atomic import AtomicFile
+from ..io.atomic import AtomicFile, AtomicOutput
 from .summary import group_label
 
 if TYPE_CHECKING:
@@ -50,7 +49,7 @@ def _score(value: Any) -> str:
     return "null" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
 
-class JUnitWriter:
+class JUnitWriter(AtomicOutput):
     """Writes a JUnit XML report row by row; use as a context manager or call `close`.
 
     Args:
@@ -80,7 +79,7 @@ class JUnitWriter:
         group_by: Sequence[str] = (),
     ) -> None:
         self.group_by = tuple(group_by)
-        self.path = os.fspath(path)
+        self.path = self._name = os.fspath(path)
         self.suite = suite
         self.full_marks = full_marks
         self.fields = (id_field, question_field, gt_field, pred_field)
@@ -89,7 +88,6 @@ class JUnitWriter:
         # temporary name and renamed over the path by close() (see vqagrade.io.atomic).
         self._target = AtomicFile(self.path)
         self._body: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")
-        self._closed = False
 
     def add(self, row: Mapping[str, Any]) -> None:
         """Append one output row as a testcase."""
@@ -165,11 +163,9 @@ class JUnitWriter:
             lines.append(f"raw input: {_clean(row.get('raw'))}")
         return "\n".join(lines)
 
-    def close(self) -> None:
-        """Write the file: the suite header with the totals, then every testcase."""
-        if self._closed:
-            return
-        self._closed = True
+    def _finish(self) -> None:
+        """The suite header with the totals, then every testcase (`close` writes the file;
+        `abort` writes none and leaves the path as it was)."""
         counts = (
             f'tests="{self.tests}" failures="{self.failures}" errors="{self.errors}" '
             f'skipped="{self.skipped}" time="0"'
@@ -186,34 +182,19 @@ class JUnitWriter:
             out.write(" </testsuite>\n</testsuites>\n")
             out.flush()
             out.detach()
-        except OSError as exc:
-            self._target.discard()
-            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         finally:
             self._body.close()
+
+    def _failure(self, exc: BaseException) -> OutputError:
+        why = getattr(exc, "strerror", None) or exc
+        return OutputError(f"cannot write {self.path}: {why}")
+
+    def _publish(self) -> None:
         self._target.commit()
 
-    def abort(self) -> None:
-        """Stop: no file is written (the path is left as it was)."""
-        if self._closed:
-            return
-        self._closed = True
+    def _discard(self) -> None:
         self._target.discard()
         self._body.close()
-
-    def __enter__(self) -> JUnitWriter:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if exc_type is None:
-            self.close()
-        else:
-            self.abort()
 
 
 def write_junit(

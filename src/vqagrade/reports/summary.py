@@ -13,10 +13,19 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from .reasons import reason_kind
 from .stats import CI_NOTE, Figures
 
-__all__ = ["MISSING_GROUP", "Summary", "group_label", "group_value", "summarize"]
+__all__ = [
+    "MISSING_GROUP",
+    "Summary",
+    "SummaryFigures",
+    "group_label",
+    "group_value",
+    "summarize",
+]
 
 _LABELS = ("A", "B", "both", "none", "-")
 MISSING_GROUP = "(none)"
@@ -216,6 +225,83 @@ class Summary:
         """Rows per second."""
         return self.rows / self.seconds if self.seconds > 0 else 0.0
 
+    def record(self) -> SummaryFigures:
+        """The figures as a record (what `vqagrade.run.RunReport` carries)."""
+        return SummaryFigures(
+            figures=self.figures,
+            methods=self.methods,
+            reasons=self.reasons,
+            table=self.table,
+            kinds=self.kinds,
+            by=self.by,
+            groups={k: g.figures for k, g in self.groups.items()},
+            seconds=self.seconds,
+        )
+
+    def render(self) -> str:
+        """A short human-readable report."""
+        return self.record().render()
+
+    def render_reasons(self, limit: int = 12) -> list[str]:
+        """The undecided rows by reason kind, most first (no lines when every row is decided)."""
+        return _render_reasons(self.reasons, limit)
+
+    def render_groups(self) -> list[str]:
+        """One line per group (``--group-by``): rows, decided, coverage, mean, strict mean."""
+        return _render_groups(self.by, {k: g.figures for k, g in self.groups.items()})
+
+
+class SummaryFigures(BaseModel):
+    """The figures of one finished run, as a record: the headline figures with their 95%
+    intervals, counts by method and by reason, the gt x pred label table, figures per
+    question kind and per group, throughput."""
+
+    figures: Figures
+    """Rows, decided, coverage, mean and strict mean, with their 95% intervals."""
+    methods: dict[str, int]
+    """Rows by method."""
+    reasons: dict[str, int]
+    """Undecided rows (unresolved, error) by the kind of their reason, most first."""
+    table: dict[str, dict[str, int]]
+    """Rows by gt label, then pred label ("-" for no label)."""
+    kinds: dict[str, dict[str, float | int | None]]
+    """Per question kind ("none" when not close-ended): rows, decided, mean score."""
+    by: tuple[str, ...] = ()
+    """The ``--group-by`` fields."""
+    groups: dict[str, Figures] = Field(default_factory=dict)
+    """The headline figures of each group."""
+    seconds: float
+
+    @property
+    def rows(self) -> int:
+        """Rows counted."""
+        return self.figures.rows
+
+    @property
+    def decided(self) -> int:
+        """Rows with a score from the rules or the judge."""
+        return self.figures.decided
+
+    @property
+    def mean(self) -> float | None:
+        """Mean score over decided rows (rule or llm)."""
+        return self.figures.mean
+
+    @property
+    def coverage(self) -> float | None:
+        """Share of rows decided (rule or llm)."""
+        return self.figures.coverage
+
+    @property
+    def strict_mean(self) -> float | None:
+        """Mean score over every row, an undecided one counting 0."""
+        return self.figures.strict_mean
+
+    @property
+    def rate(self) -> float:
+        """Rows per second."""
+        return self.rows / self.seconds if self.seconds > 0 else 0.0
+
     def render(self) -> str:
         """A short human-readable report."""
         methods = Counter(self.methods)
@@ -240,42 +326,39 @@ class Summary:
                 m = "n/a" if c["mean"] is None else f"{c['mean']:.4f}"
                 parts.append(f"{k} {c['rows']} (decided {c['decided']}, mean {m})")
             lines.append("by kind  " + "  ".join(parts))
-        lines += self.render_reasons()
-        lines += self.render_groups()
+        lines += _render_reasons(self.reasons)
+        lines += _render_groups(self.by, self.groups)
         lines.append(CI_NOTE)
         lines.append(f"{self.seconds:.2f} s  {self.rate:,.0f} rows/s")
         return "\n".join(lines)
 
-    def render_reasons(self, limit: int = 12) -> list[str]:
-        """The undecided rows by reason kind, most first (no lines when every row is decided)."""
-        reasons = self.reasons
-        if not reasons:
-            return []
-        width = min(64, max(len(k) for k in reasons))
-        lines = [f"{'undecided by reason':<{width}}  rows"]
-        for k, n in list(reasons.items())[:limit]:
-            lines.append(f"{k:<{width}}  {n:>4}")
-        if len(reasons) > limit:
-            rest = sum(list(reasons.values())[limit:])
-            lines.append(f"{f'({len(reasons) - limit} other kinds)':<{width}}  {rest:>4}")
-        return lines
 
-    def render_groups(self) -> list[str]:
-        """One line per group (``--group-by``): rows, decided, coverage, mean, strict mean."""
-        if not self.by:
-            return []
-        head = ("by " + ", ".join(self.by), "rows", "decided", "coverage", "mean", "strict mean")
-        body = [
-            (k, str(g.rows), str(g.decided), *g.figures.cells()) for k, g in self.groups.items()
-        ]
-        body.sort(key=lambda r: r[0])
-        widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-        lines = []
-        for r in [head, *body]:
-            pairs = enumerate(zip(r, widths, strict=True))
-            cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in pairs]
-            lines.append("  ".join(cells))
-        return lines
+def _render_reasons(reasons: Mapping[str, int], limit: int = 12) -> list[str]:
+    if not reasons:
+        return []
+    width = min(64, max(len(k) for k in reasons))
+    lines = [f"{'undecided by reason':<{width}}  rows"]
+    for k, n in list(reasons.items())[:limit]:
+        lines.append(f"{k:<{width}}  {n:>4}")
+    if len(reasons) > limit:
+        rest = sum(list(reasons.values())[limit:])
+        lines.append(f"{f'({len(reasons) - limit} other kinds)':<{width}}  {rest:>4}")
+    return lines
+
+
+def _render_groups(by: Sequence[str], groups: Mapping[str, Figures]) -> list[str]:
+    if not by:
+        return []
+    head = ("by " + ", ".join(by), "rows", "decided", "coverage", "mean", "strict mean")
+    body = [(k, str(f.rows), str(f.decided), *f.cells()) for k, f in groups.items()]
+    body.sort(key=lambda r: r[0])
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    lines = []
+    for r in [head, *body]:
+        pairs = enumerate(zip(r, widths, strict=True))
+        cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in pairs]
+        lines.append("  ".join(cells))
+    return lines
 
 
 def _decided(method: Any, score: Any) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any
+from collections.abc import Callable
 
 from ..labels import Label
 from ..lexicon import Lexicon
@@ -213,20 +213,25 @@ def _other_subject(
     return found
 
 
-def _or_not(hits: list[Hit], words: tuple[str, ...], opts: Options, verdict: Any) -> Verdict:
+def _or_not(
+    hits: list[Hit],
+    words: tuple[str, ...],
+    opts: Options,
+    verdict: Callable[[Label | None, str, str], Verdict],
+) -> Verdict:
     """ "X or not?": X's head word decides ("an air-fluid level is present" despite "no free
     air"); otherwise any word of X, or a word only "not X" has ("no contrast")."""
     if any(h.option is Label.B for h in hits):  # a word only "not X" has: "no contrast"
-        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")  # type: ignore[no-any-return]
+        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")
     head = opts.a.words[-1]
     on_head = [h for h in hits if head in words[h.first : h.last + 1]]
     pool = on_head or hits
     says_not = {h.option is Label.B or h.negation is not None for h in pool}
     if says_not == {True}:
-        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")  # type: ignore[no-any-return]
+        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")
     if says_not == {False}:
-        return verdict(Label.A, "or-not", "affirms X in an 'X or not' question")  # type: ignore[no-any-return]
-    return verdict(None, "contradiction", "both affirms and denies X")  # type: ignore[no-any-return]
+        return verdict(Label.A, "or-not", "affirms X in an 'X or not' question")
+    return verdict(None, "contradiction", "both affirms and denies X")
 
 
 def _joined(hits: list[Hit], words: tuple[str, ...], conj: frozenset[str], *, strict: bool) -> bool:

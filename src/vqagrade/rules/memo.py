@@ -16,7 +16,6 @@ from ..contract import MAX_TEXT_CHARS, InputRow, Method, field_problem, unreadab
 from ..kinds import YES_NO_OPTIONS, QuestionKind, YesNo, judge_question, yes_no_score
 from ..labels import TRUTH_TABLE, Label
 from ..lexicon import Lexicon
-from . import options as options_module
 from .answer import label_reading, read_answer
 from .options import NotTwoOption, Options, build_options, extract_options
 from .polar import Proposition, read_question
@@ -268,9 +267,9 @@ class Tables:
             shared = self.by_signature[opts.signature] = {}
         hit = shared.get(text)
         if hit is None:
-            before = options_module.CONTEXT_READS
+            before = opts.context_reads[0]
             verdict = label_reading(self.read(text), opts, self.lex)
-            own = options_module.CONTEXT_READS != before
+            own = opts.context_reads[0] != before
             hit = self.number((verdict.label, verdict.reason, verdict.rule == "yes-no"))
             if not own:
                 shared[text] = hit  # the same string as the key below: counted once
@@ -372,7 +371,11 @@ class Tables:
         self, data: dict[str, Any]
     ) -> tuple[Outcome, tuple[str, str] | None, tuple[str, str, str] | None]:
         """One row: (the outcome without the options' wording, the options' wording, the
-        (question, gt, pred) triple or None for a malformed row). Runs once per input row."""
+        (question, gt, pred) triple or None for a malformed row). Runs once per input row.
+
+        A plain tuple, read only by `Grader.grade_row`: building a named record here cost
+        1.4 us a row against 0.2 us for the tuple (timeit, this host, 2026-11-26), several
+        per cent of a run; the public side gets `RowGrade` and `JudgeItem`."""
         if self.kinds_full:
             self.renumber_kinds()
         fq, fg, fp, fa, fb = self.names
