@@ -178,3 +178,24 @@ def test_a_killed_run_keeps_what_was_answered(
     rows = [req(f"left {i}", gt="left") for i in range(3)]
     rows = [r.model_copy(update={"question": "Left or right?"}) for r in rows]
     assert [v.score if v else None for v in map(judge.lookup, rows)] == [1.0, 0.5, None]
+
+
+def _open_cache(path: str) -> str:
+    try:
+        Cache(Path(path))
+    except sqlite3.Error as exc:
+        return repr(exc)
+    return "ok"
+
+
+def test_processes_opening_a_new_cache_together_all_succeed(tmp_path: Path) -> None:
+    # Workers of one run open the same new cache file at the same moment; the switch to WAL
+    # once failed at random with "database is locked" (a few opens in a few hundred).
+    import multiprocessing
+
+    failures: list[str] = []
+    with multiprocessing.get_context("fork").Pool(6) as pool:
+        for attempt in range(100):
+            path = str(tmp_path / f"cache{attempt}.sqlite")
+            failures += [r for r in pool.map(_open_cache, [path] * 6) if r != "ok"]
+    assert failures == []

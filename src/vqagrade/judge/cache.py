@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -121,10 +122,28 @@ def _connect(path: Path) -> sqlite3.Connection:
         path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )
     db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-    db.execute("PRAGMA journal_mode = WAL")
+    _use_wal(db)
     db.execute("PRAGMA synchronous = NORMAL")  # durable enough in WAL, much faster
     _migrate(db)
     return db
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    # Switching a new file to WAL needs an exclusive lock, and SQLite can report "database is
+    # locked" at once (without its busy handler) when other processes open the same new file
+    # at the same moment (workers sharing one cache). Retry until the busy timeout.
+    deadline = time.monotonic() + _BUSY_TIMEOUT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
 
 
 def _migrate(db: sqlite3.Connection) -> None:
