@@ -101,6 +101,13 @@ def score(
     id_field: IdField = "id",
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
+    choices_field: Annotated[
+        str,
+        typer.Option(
+            help="Field with multiple-choice options: a list in letter order, a dict letter -> "
+            "text, or a JSON list (CSV); without it, columns A, B, C, ... are read."
+        ),
+    ] = "choices",
     lexicon: Lexicons = None,
     in_format: InFormat = None,
     out_format: Annotated[
@@ -196,7 +203,8 @@ def score(
     kinds: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
-            help="Question kinds to grade, comma-separated (two_option,yes_no); "
+            help="Question kinds to grade, comma-separated (two_option,yes_no,"
+            "multiple_choice); "
             "rows of other kinds come out unresolved. Default: every kind."
         ),
     ] = None,
@@ -219,7 +227,7 @@ def score(
 
     fields = _field_map(
         question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
-    )
+    ).model_copy(update={"choices": choices_field})
     kind_list = _kinds(kinds)
     if engine is Engine.ray and kind_list is not None:
         raise _fail("--kinds is not supported with --engine ray; use the local engine")
