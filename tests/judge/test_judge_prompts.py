@@ -110,11 +110,12 @@ def test_prompts_load_from_a_wheel_layout(tmp_path: Path) -> None:
     shutil.copytree(REPO_PROMPTS, site / "vqagrade" / "_data" / "prompts")
     code = (
         "import vqagrade.judge.prompts as p; "
-        "print(p.prompts_dir()); print(sorted(p.load_prompt(n.value).source for n in p.PromptName))"
+        "print(p.prompts_dir()); print(sorted([p.load_choice_prompt().source, "
+        "*(p.load_prompt(n.value).source for n in p.PromptName)]))"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     ).stdout.splitlines()
     assert Path(out[0]) == site / "vqagrade" / "_data" / "prompts"
-    assert out[1] == str(sorted(f.name for f in REPO_PROMPTS.iterdir()))
+    assert out[1] == str(sorted(f.name for f in REPO_PROMPTS.iterdir() if f.suffix == ".txt"))
