@@ -137,12 +137,13 @@ def unlettered(question: str, lex: Lexicon) -> list[str] | None:
         last.append(i)
     while last and low[last[0]] in lex.q_articles:
         last = last[1:]
-    # The items between the first comma and "or" set the length of the others: "the head,
-    # body, or tail of the pancreas" -> tail; "a T1, T2 or FLAIR image" -> FLAIR.
+    # What belongs to every item is not the last one's: "the head, body, or tail of the
+    # pancreas" -> tail; "a T1, T2 or FLAIR image" -> FLAIR.
     width = max((len(it) for it in items), default=0)
     if 0 < width < len(last):
-        cut = next((n for n, i in enumerate(last) if n and low[i] in lex.q_preps), len(last))
-        last = last[: min(cut, width)]
+        last = last[: next((n for n, i in enumerate(last) if n and low[i] in lex.q_preps), None)]
+    while len(last) > 1 and low[last[-1]] in lex.generic:
+        last.pop()
     items.append(last)
     first_seg = list(range(s_start, commas[0]))
     stops = lex.q_articles | lex.q_preps | lex.q_verbs

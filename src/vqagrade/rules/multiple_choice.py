@@ -24,7 +24,7 @@ from ..labels import Label
 from ..lexicon import Lexicon
 from .choices import Choices
 from .negation import _cue_before
-from .reading import Hit, Reading, clause_end, read_answer
+from .reading import _NEGATORS, Hit, Reading, clause_end, read_answer
 from .text import PhraseSet
 
 _JSON_ANSWER = re.compile(
@@ -131,6 +131,9 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         return ChoiceVerdict(None, "no-words", "the answer has no words", f)
     chosen, denied, cues = _letters_in(plain, n)
     spans = _spans(r, ch, lex)
+    odd = _stray_items(r, spans, lex) or _modifier_only(r, spans, ch, lex)
+    if odd:
+        return ChoiceVerdict(None, "no-option", odd, f, tuple(cues))
     said = {k for k, neg, _, _ in spans if not neg}
     unsaid = {k for k, neg, _, _ in spans if neg}
     matched = tuple(ch.texts[k] for k in sorted(said))
@@ -302,6 +305,40 @@ def _spans(r: Reading, ch: Choices, lex: Lexicon) -> list[tuple[int, bool, int, 
                 neg = "or" in between or "nor" in between
         out.append((k, neg, i, j))
     return out
+
+
+def _stray_items(r: Reading, spans: list[tuple[int, bool, int, int]], lex: Lexicon) -> str:
+    """ "Liver, Top": a list of fragments, some of them no option (an answer to another
+    question, or several answers)."""
+    if not r.breaks or len(r.words) > 8 or _LETTER_TAIL.search(r.focus):
+        return ""
+    parts = [p for p in re.split(r"[,;/\n]", r.focus) if p.strip()]
+    if len(parts) < 2 or any(len(p.split()) > 3 for p in parts):
+        return ""
+    if any(w in _NEGATORS or w in lex.q_verbs or w in lex.stopwords for w in r.words):
+        return ""  # a sentence ("MRI, not CT"), not a list of fragments
+    taken = {i for _, _, a, b in spans for i in range(a, b)}
+    for n, w in enumerate(r.words):
+        if n not in taken and w not in lex.stopwords and w not in lex.generic:
+            return "a list of fragments, not all of them options"
+    return ""
+
+
+def _modifier_only(
+    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+) -> str:
+    """ "Pulmonary bronchus": an option named only through an adjective of another noun."""
+    for k, _, a, b in spans:
+        if b >= len(r.words) or b - a != 1:
+            continue
+        surface = r.focus[r.starts[a] : r.ends[a]].lower()
+        if any(surface == t.lower() or surface in t.lower().split() for t in ch.texts):
+            continue  # the option's own word, not a derived form
+        nxt = r.words[b]
+        if nxt not in lex.stopwords and nxt not in lex.q_verbs and nxt not in lex.generic:
+            if nxt.isalpha() and not any(nxt in w for w in ch.words):
+                return f"names option {LETTERS[k].value} only as a modifier of '{nxt}'"
+    return ""
 
 
 def _cue_after(r: Reading, j: int, lex: Lexicon) -> bool:
