@@ -32,9 +32,9 @@ def yes_no_traces(
 
 
 def _choice_trace(v: ChoiceVerdict) -> AnswerTrace:
-    return AnswerTrace(
-        label=v.label, rule=v.rule, reason=v.reason, focus=v.focus, cues=v.cues, matched=v.matched
-    )
+    # The options an answer names are cues here: `matched` is yes/no's restatement.
+    cues = v.cues + tuple(f"option:{text}" for text in v.matched)
+    return AnswerTrace(label=v.label, rule=v.rule, reason=v.reason, focus=v.focus, cues=cues)
 
 
 def choice_traces(

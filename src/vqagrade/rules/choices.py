@@ -43,28 +43,37 @@ class Choices:
     texts: tuple[str, ...]
     words: tuple[tuple[str, ...], ...]
     source: str
+    state_question: bool = False
+    """The question asks which one is normal ("Which organ is normal?", "... not affected?"):
+    "the liver is normal" then names the liver instead of denying it."""
     signature: tuple[object, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "signature", (self.words, self.texts))
+        object.__setattr__(self, "signature", (self.words, self.texts, self.state_question))
 
 
-def build_choices(texts: list[str], lex: Lexicon, source: str = "explicit") -> Choices | None:
+def build_choices(
+    texts: list[str], lex: Lexicon, source: str = "explicit", question: str = ""
+) -> Choices | None:
     """Choices from option texts in letter order; None unless there are 3 to 8 of them."""
     clean = [" ".join(t.split()) for t in texts]
     if not 3 <= len(clean) <= MAX_CHOICES or not all(clean):
         return None
     words = tuple(lex.canon.words(t) for t in clean)
-    return Choices(tuple(clean), words, source)
+    own = {w for ws in words for w in ws}
+    asked = [w for w in lex.canon.words(question) if w not in own]
+    negators = lex.grammar["question_negators"]
+    state = any(w in lex.state_words or w in negators for w in asked)
+    return Choices(tuple(clean), words, source, state)
 
 
 def extract_choices(question: str, lex: Lexicon) -> Choices | None:
     """The options a question lists: lettered first, else an unlettered list of 3+."""
     found = lettered(question)
     if found is not None:
-        return build_choices(found, lex, "letters")
+        return build_choices(found, lex, "letters", stem_of(question))
     items = unlettered(question, lex)
-    return build_choices(items, lex, "list") if items else None
+    return build_choices(items, lex, "list", question) if items else None
 
 
 def lettered(question: str) -> list[str] | None:

@@ -539,7 +539,7 @@ class Tables:
         key = (question, tuple(texts))
         st = self.questions.get(key)
         if st is None:
-            ch = build_choices(list(texts), self.lex)
+            ch = build_choices(list(texts), self.lex, question=question)
             if ch is None:
                 return None
             st = self.remember(key, _Question(None, None, ch))

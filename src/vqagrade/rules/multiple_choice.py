@@ -59,8 +59,8 @@ _GOES_ON = re.compile(
     re.I,
 )
 _NEGATED_LETTERS = re.compile(
-    r"\b(?:not|exclude|excludes|excluding|eliminate|rule\s+out|ruling\s+out)\s+"
-    r"((?:(?:options?|choices?)\s+)?[(\[]?[A-H][)\]]?"
+    r"\b(?i:not|exclude|excludes|excluding|eliminate|rule\s+out|ruling\s+out)\s+"
+    r"((?i:(?:options?|choices?)\s+)?[(\[]?[A-H][)\]]?"
     r"(?:\s*(?:,|or|nor|and|,\s*or|,\s*and)\s*(?:(?:options?|choices?)\s+)?[(\[]?[A-H][)\]]?)*)"
     r"(?![\w'-])"
 )
@@ -292,7 +292,7 @@ def _spans(r: Reading, ch: Choices, lex: Lexicon) -> list[tuple[int, bool, int, 
     for n, (i, j) in enumerate(found):
         k = own[words[i:j]]
         h = Hit(Label.A, i, j - 1, r.starts[i], r.ends[j - 1], "word")
-        neg = _cue_before(r, h, lex) is not None or _cue_after(r, j, lex)
+        neg = _cue_before(r, h, lex) is not None or _cue_after(r, j, lex, ch.state_question)
         if not neg and n > 0:
             # "not the liver or the spleen": a denial carries over "or".
             pi, pj = found[n - 1]
@@ -341,7 +341,7 @@ def _modifier_only(
     return ""
 
 
-def _cue_after(r: Reading, j: int, lex: Lexicon) -> bool:
+def _cue_after(r: Reading, j: int, lex: Lexicon, state_question: bool) -> bool:
     """A denial right after a mention, in its clause ("the liver is excluded")."""
     hi = clause_end(r, r.ends[j - 1])
     for t in range(j, min(len(r.words), j + 4)):
@@ -350,7 +350,7 @@ def _cue_after(r: Reading, j: int, lex: Lexicon) -> bool:
         if lex.neg_after.match_at(r.words, t) is not None:
             return True
         # "the liver is unremarkable": a state that says the option is not the finding.
-        if lex.neg_after_state.match_at(r.words, t) is not None:
+        if not state_question and lex.neg_after_state.match_at(r.words, t) is not None:
             return True
     return False
 
