@@ -179,7 +179,9 @@ class Tables:
         self.label_count = 0
         # A row's outcome depends only on each side's (label, reason, refusal): those "kinds"
         # are few (about 150 on a million rows), so outcomes are memoised per pair of kinds.
-        self.kinds: dict[tuple[Labels | None, str, bool], int] = {}
+        # Keyed with the label's type too: str enums compare by value, so Label.B and
+        # Letter.B (a two-option and a multiple-choice label) would share one number.
+        self.kinds: dict[tuple[Labels | None, str, bool, type], int] = {}
         self.kind_list: list[tuple[Labels | None, str, bool]] = []
         self.kinds_full = False
         self.cores: dict[int, Outcome] = {}
@@ -267,12 +269,13 @@ class Tables:
 
     def number(self, kind: tuple[Labels | None, str, bool]) -> int:
         """The number of a label's kind, assigned on first sight."""
-        hit = self.kinds.get(kind)
+        key = (kind[0], kind[1], kind[2], type(kind[0]))
+        hit = self.kinds.get(key)
         if hit is None:
             # Full: renumbered before the next row, never in the middle of one (the
             # row's other label already holds a number).
             self.kinds_full = len(self.kind_list) + 1 >= self.max_kinds
-            hit = self.kinds[kind] = len(self.kind_list)
+            hit = self.kinds[key] = len(self.kind_list)
             self.kind_list.append(kind)
         return hit
 
