@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..kinds import LETTERS, Letter
 from ..labels import Label
@@ -266,7 +267,9 @@ def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
     return chosen, denied, cues
 
 
+@lru_cache(maxsize=4096)
 def _phrases(ch: Choices, lex: Lexicon) -> tuple[PhraseSet, dict[tuple[str, ...], int]]:
+    """The phrases that name each option (built once per set of options)."""
     owner: dict[tuple[str, ...], set[int]] = {}
     for k, words in enumerate(ch.words):
         forms = {words, tuple(w for w in words if w not in lex.stopwords)}
