@@ -122,7 +122,7 @@ class _Question:
     """What the grader keeps per question: its options (or why it has none) and labels."""
 
     __slots__ = (
-        "choices", "explicit", "labels", "mc_labels", "opts", "prop", "refused", "yn_gt_labels",
+        "choices", "choices_read", "labels", "mc_labels", "opts", "prop", "refused", "yn_gt_labels",
         "yn_labels",
     )  # fmt: skip
 
@@ -134,7 +134,7 @@ class _Question:
         # Multiple choice: explicit options (a column), or read from the question when it is
         # not a two-option one (None: not read yet; see Tables.multiple_choice).
         self.choices = choices
-        self.explicit = choices is not None
+        self.choices_read = choices is not None or opts is not None
         self.mc_labels: dict[str, int] | None = None
         self.labels: dict[str, int] = {}  # text -> kind of its label
         # Read when the question turns out to be a yes/no one (see Tables.yes_no).
@@ -442,8 +442,8 @@ class Tables:
         """The outcome of a row whose question is not a two-option one: a yes/no outcome
         when the question is polar without alternatives or its gt is a bare yes/no, else
         `refused`."""
-        if st.choices is None and st.opts is None:
-            st.choices = extract_choices(question, self.lex)
+        if not st.choices_read:
+            st.choices, st.choices_read = extract_choices(question, self.lex), True
         if st.choices is not None and st.choices.source == "letters":
             return self.multiple_choice(st, gt, pred)  # lettered options: never yes/no
         prop = st.prop
@@ -556,8 +556,8 @@ class Tables:
         st = self.questions.get(question)
         if st is None:
             st = self.question(question, None, None)
-        if st.choices is None and st.opts is None:
-            st.choices = extract_choices(question, self.lex)
+        if not st.choices_read:
+            st.choices, st.choices_read = extract_choices(question, self.lex), True
         return st.choices
 
     def multiple_choice(self, st: _Question, gt: str, pred: str) -> Outcome:
