@@ -13,7 +13,7 @@ from adapter_support import cli_graded, sample_rows
 from vqagrade import FieldMap
 from vqagrade.hf import grade_dataset, load_metric
 
-CONTRACT = ("score", "method", "gt_label", "pred_label", "options", "reason")
+CONTRACT = ("score", "method", "gt_label", "pred_label", "options", "reason", "question_kind")
 
 
 def renamed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
