@@ -100,6 +100,18 @@ _LIST_SECTIONS = {
         "presence",
         "prepositions",
     ),
+    "multiple_choice": (
+        "hedge",
+        "undecided",
+        "conclusion_cues",
+        "every_option",
+        "all_answers",
+        "corrections",
+        "choose_letter",
+        "answer_markers",
+        "denied_after",
+        "grade_words",
+    ),
 }
 
 

@@ -46,10 +46,17 @@ class Choices:
     state_question: bool = False
     """The question asks which one is normal ("Which organ is normal?", "... not affected?"):
     "the liver is normal" then names the liver instead of denying it."""
+    asked: frozenset[str] = frozenset()
+    """The question's own words (not the options'): "Splenic lesion." answers a question
+    about a lesion."""
+    stem: frozenset[str] = frozenset()
+    """Every word of the question outside its list of options (an answer that restates the
+    question's "cancer" does not name the option "Squamous cell carcinoma")."""
     signature: tuple[object, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "signature", (self.words, self.texts, self.state_question))
+        sig = (self.words, self.texts, self.state_question, self.asked, self.stem)
+        object.__setattr__(self, "signature", sig)
 
 
 def build_choices(
@@ -64,7 +71,11 @@ def build_choices(
     asked = [w for w in lex.canon.words(question) if w not in own]
     negators = lex.grammar["question_negators"]
     state = any(w in lex.state_words or w in negators for w in asked)
-    return Choices(tuple(clean), words, source, state)
+    rest = stem_of(question)
+    for t in sorted(clean, key=len, reverse=True):
+        rest = re.sub(r"(?<!\w)" + re.escape(t) + r"(?!\w)", " ", rest, flags=re.I)
+    stem = frozenset(lex.canon.words(rest))
+    return Choices(tuple(clean), words, source, state, frozenset(asked), stem)
 
 
 def extract_choices(question: str, lex: Lexicon) -> Choices | None:

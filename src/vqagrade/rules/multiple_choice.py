@@ -4,18 +4,28 @@ The reading is the two-option labeller's (`vqagrade.rules.reading`: final-answer
 refusals, hedges, junk, truncation); then:
 
 1. letters in the common forms ("B", "(B)", "B)", "**B**", "Option B", "[B]", "the second
-   option", "B is correct", `{"answer": "B"}`, ``\\boxed{B}``); a bare capital inside a
-   sentence ("A mass", "Kerley B lines", "Type B dissection") is a word, not a letter;
+   option", "B is correct", `{"answer": "B"}`, ``\\boxed{B}``, "Respuesta: B"); a bare capital
+   inside a sentence ("A mass", "Kerley B lines", "Type B dissection") is a word, not a letter.
+   A last sentence that commits to a letter after a discussion ("... No contrast given. B.")
+   is the answer; a self-correction ("X — no wait, ... Y") leaves what follows it;
 2. option texts: each option's canonical words through the lexicons, longest first ("T1
-   post-contrast" before "T1"), with the negation scoped to each mention ("not the liver");
+   post-contrast" before "T1"), an option's abbreviation in brackets ("Retinal pigment
+   epithelium (RPE)"), initialisms both ways ("RUL" / "right upper lobe"), grades written
+   with another numeral ("grade III" / "Grade 3"), with the negation scoped to each mention
+   ("not the liver", "no mass, swelling, or nodule");
 3. decide: one option chosen by its letter, its text or both in agreement; eliminations
    ("not A or C, so B") leave the option they name. A letter and a text that disagree, two
-   options chosen, an answer that names no option, and a longer option that may be meant
-   abstain.
+   options chosen (also through a range, "KL 3-4", or a shared head, "the temporal and
+   occipital lobes"), words of another option, an answer that names no option, and a
+   longer option that may be meant abstain;
+4. a reasoning before the answer (a ``<think>`` block, the text before "The answer is")
+   that concludes another option, denies the chosen one, denies every option or says it
+   cannot be determined makes the answer abstain.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,12 +35,27 @@ from ..labels import Label
 from ..lexicon import Lexicon
 from .choices import Choices
 from .negation import _cue_before
-from .reading import _NEGATORS, Hit, Reading, clause_end, read_answer
+from .reading import (
+    _NEGATORS,
+    Hit,
+    Reading,
+    _break_positions,
+    clause_end,
+    clause_start,
+    read_answer,
+)
 from .text import PhraseSet
 
 _JSON_ANSWER = re.compile(
     r"""^\s*\{\s*["']?(?:answer|choice|option|letter)["']?\s*:\s*["']?([^"'{}]*)["']?""", re.I
 )
+_JSON_LETTER_KEYS = ("answer", "choice", "option", "letter", "final_answer", "correct_answer")
+_JSON_TEXT_KEYS = (
+    "answer_text", "option_text", "choice_text", "text", "label", "answer_label", "name",
+    "diagnosis", "finding",
+)  # fmt: skip
+_JSON_REASON_KEYS = ("reasoning", "explanation", "rationale", "thought", "thoughts", "analysis")
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S | re.I)
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _BOLD_MARK = re.compile(r"[*_`]+")
 _WHOLE = re.compile(
@@ -41,6 +66,8 @@ _WHOLE = re.compile(
 _LEAD = re.compile(
     r"^\W*(?:\(([A-Ha-h])\)|\[([A-Ha-h])\]|([A-H])(?:[).:]|\s+[-\u2013\u2014]))\s*(\S.*)$", re.S
 )
+# "A (posterior dislocation)": a letter and, in brackets, the option it stands for.
+_LEAD_BRACKET = re.compile(r"^\W*([A-H])\s*\(([^()]+)\)[\s.!]*$")
 # A letter named as a choice anywhere in the focus.
 # What may follow a bare capital for it to be a letter: the end, punctuation, "is correct".
 _AFTER = (
@@ -52,8 +79,11 @@ _NAMED = re.compile(
     r"|[(\[]([A-H])[)\]]"
     r"|\b([A-H])\s+(?:is|seems|appears)\s+(?:the\s+)?(?:correct|right|best|most\s+likely)\b"
     r"|\b(?i:choose|chose|select|pick|go\s+with|so|therefore|thus|hence|believe|think|say|guess"
-    r"|would\s+be|is)\s*,?\s*(?i:the\s+answer\s+is\s+)?[(\[]?([A-H])[)\]]?" + _AFTER
+    r"|would\s+be|is|leaves|leaving|leaves\s+us\s+with|must\s+be|sticking\s+with|stick\s+with"
+    r"|going\s+with|final)\s*[,:]?\s*(?i:the\s+answer\s+is\s+)?[(\[]?([A-H])[)\]]?" + _AFTER
 )
+# "... so it must arise from the pancreatic tail — C.": a letter after a dash at the end.
+_TRAILING_LETTER = re.compile(r"\s[\u2014\u2013-]\s*[(\[]?([A-H])[)\]]?[.!]?\s*$")
 # After the final answer: a correction or another alternative ("C. Wait, no, it's B").
 _GOES_ON = re.compile(
     r"^\W*(?:or|and|nor|but|wait|actually|no\b|correction|rather|on\s+second\s+thought|sorry)\b",
@@ -79,7 +109,31 @@ _ORDINAL = re.compile(
     r"(?:option|choice|answer|one)\b",
     re.I,
 )
+# "Option 3", "choice #2": the options counted from one.
+_NUMBERED = re.compile(
+    r"^\W*(?:option|choice|answer)\s*(?:number\s*|no\.?\s*|#\s*)?([1-8])\W*$", re.I
+)
 _EARLY_KEEP = frozenset({"letter"})
+# Sentences of a focus (a last one that commits to a letter is the answer).
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
+_THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.I | re.S)
+_ANSWER_TAG = re.compile(r"<answer>.*?(?:</answer>|$)", re.I | re.S)
+# Words that connect two options into a range or an alternative ("KL 3-4", "II or III").
+_JOINERS = frozenset({"or", "to", "and", "nor", "vs", "versus", "through"})
+_RANGE_GAP = re.compile(r"^\s*[-\u2013\u2014/]\s*$")
+_ROMAN = re.compile(r"^(x?)(ix|iv|v?i{0,3})([a-c]?)$")
+_ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8,
+                 "ix": 9}  # fmt: skip
+_NUMBER = re.compile(r"^(\d{1,2})([a-c]?)$")
+_UPPER = re.compile(r"^[A-Z]{2,6}$")
+# Short words that are never initialisms, whatever their case ("AS", "OR", "NO").
+_NOT_INITIALISMS = frozenset(
+    {"as", "or", "no", "not", "so", "am", "an", "if", "me", "my", "we", "us", "he", "ok", "hi",
+     "is", "it", "in", "on", "at", "to", "of", "by", "be", "do", "go", "up", "and", "the", "for",
+     "are", "was", "has", "had", "all", "any", "but", "can", "may", "see", "yes", "one", "two",
+     "i", "a"}
+)  # fmt: skip
+_STOP_INITIALS = frozenset({"of", "the", "and", "in", "with", "a", "an", "to", "on", "for"})
 
 
 @dataclass(slots=True, eq=False)
@@ -94,6 +148,63 @@ class ChoiceVerdict:
     matched: tuple[str, ...] = ()
 
 
+class _Vocab:
+    """The `[multiple_choice]` lists of a lexicon, canonicalised once."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        lists = lex.lists
+
+        def phrases(name: str) -> PhraseSet:
+            return PhraseSet(lex.canon.words(p) for p in lists.get(f"multiple_choice.{name}", ()))
+
+        self.hedge = phrases("hedge")
+        self.undecided = phrases("undecided")
+        self.conclusion_cues = phrases("conclusion_cues")
+        self.every_option = phrases("every_option")
+        self.all_answers = phrases("all_answers")
+        self.corrections = phrases("corrections")
+        self.denied_after = phrases("denied_after")
+        self.grade_words = frozenset(
+            w for p in lists.get("multiple_choice.grade_words", ()) for w in lex.canon.words(p)
+        )
+        markers = sorted(lists.get("multiple_choice.answer_markers", ()), key=len, reverse=True)
+        body = "|".join(re.escape(m) for m in markers) or r"(?!x)x"
+        # "Respuesta: C", "答案是E", "选B": the letter after the marker, not inside a word.
+        self.marker = re.compile(
+            r"(?:^|(?<=[\s\W]))(?:" + body + r")\s*[:\uff1a]?\s*(?:es\s+|est\s+|ist\s+|é\s+|è\s+)?"
+            r"[(\[（]?([A-H])(?![A-Za-z])",
+            re.I,
+        )
+        corr = sorted(lists.get("multiple_choice.corrections", ()), key=len, reverse=True)
+        self.correction = re.compile(
+            r"(?<![\w])(?:" + "|".join(re.escape(c) for c in corr) + r")(?![\w])", re.I
+        )
+
+
+@lru_cache(maxsize=8)
+def _vocab(lex: Lexicon) -> _Vocab:
+    return _Vocab(lex)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Info:
+    """What labelling needs to know about a set of options, built once per set."""
+
+    phrases: PhraseSet
+    owner: dict[tuple[str, ...], int]
+    reduced: frozenset[tuple[str, ...]]  # forms without the words every option shares
+    distinct: tuple[frozenset[str], ...]  # content words only this option has
+    numbers: tuple[str, ...]  # the grade of each option when options differ by a number
+    initialisms: dict[str, int]  # "rul" -> the option "Right upper lobe"
+    acronyms: dict[str, tuple[str, int]]  # "uip" -> (its canonical word, the option)
+    every: int | None  # "All of the above"
+    nothing: int | None  # "None of the above"
+    pair: tuple[int, tuple[int, ...]] | None  # "Both A and B": the option and what it joins
+    uncertain: frozenset[int]  # options that themselves say it cannot be told
+    frame: frozenset[str]
+    cores: dict[tuple[str, ...], int]  # "diabetic retinopathy" -> the option "No diabetic ..."
+
+
 def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 0) -> ChoiceVerdict:
     """Label an answer (gt or pred) to a multiple-choice question.
 
@@ -102,47 +213,130 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         r: its reading (`vqagrade.rules.reading.read_answer`).
         ch: the question's options.
         lex: the lexicon.
-        depth: nesting of answers read out of JSON or ``\\boxed{}``.
+        depth: nesting of answers read out of JSON, ``\\boxed{}`` or a last sentence.
     """
+    v, reasoning = _label(text, r, ch, lex, depth)
+    if depth == 0 and v.label is not None and reasoning.strip():
+        why = _reasoning_conflict(reasoning, LETTERS.index(v.label), ch, lex)
+        if why:
+            return ChoiceVerdict(None, "reasoning", why, v.focus, v.cues, v.matched)
+    return v
+
+
+def _label(
+    text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int
+) -> tuple[ChoiceVerdict, str]:
+    """The verdict of the final answer and the reasoning before it ("" when there is none)."""
     n = len(ch.texts)
     f = r.focus
+    voc = _vocab(lex)
+    reasoning = _reasoning_of(text, f) if depth == 0 else ""
     if depth == 0:
         inner = _inner_answer(text if "\\boxed" in text else f)
         if inner is not None:
-            return label_choice(inner, read_answer(inner, lex), ch, lex, 1)
+            answer, why = inner
+            v = label_choice(answer, read_answer(answer, lex), ch, lex, 1)
+            return v, why or reasoning
+        m = voc.marker.search(text) if not text.isascii() or _has_marker_word(text) else None
+        if m is not None:
+            v = _letter(m.group(1).upper(), n, f, "")
+            if v.label is not None:
+                after = text[m.end() :].strip(" .\u3002)）")
+                if not _LETTER_TAIL.search(after):
+                    return v, text[: m.start()]
     if depth == 0 and f and len(f) < len(text.strip()):
         tail = text[text.rfind(f) + len(f) :] if f in text else ""
         if _GOES_ON.match(tail) or _LETTER_TAIL.search(tail):
             why = "the answer goes on after its final answer"
-            return ChoiceVerdict(None, "goes-on", why, f)
+            return ChoiceVerdict(None, "goes-on", why, f), reasoning
+    if depth <= 1:
+        last = _last_sentence_letter(f, n)
+        if last is not None:
+            sentence, before = last
+            v = label_choice(sentence, read_answer(sentence, lex), ch, lex, 2)
+            if v.label is not None:
+                return v, (reasoning + " " + before).strip()
+        fixed = _after_correction(f, voc)
+        if fixed is not None:
+            if not fixed.strip():
+                return ChoiceVerdict(None, "correction", "corrects itself", f), reasoning
+            v = label_choice(fixed, read_answer(fixed, lex), ch, lex, 2)
+            if v.label is None:
+                why = f"corrects itself and then {v.reason}"
+                return ChoiceVerdict(None, "correction", why, f, v.cues), reasoning
+            return v, (reasoning + " " + f[: len(f) - len(fixed)]).strip()
+    info = _info(ch, lex)
     early = r.early
+    if early is not None and early.rule in ("hedge", "refusal") and (info.uncertain or ch.words):
+        # A hedge or refusal inside an option's own words ("Indeterminate", "Mixed
+        # solid-cystic", "It's difficult to determine ...") is that option, not a hedge.
+        rr = _reread(f, lex)
+        if rr is not None and not _cue_outside_options(rr, ch, lex, early.rule):
+            r, early = rr, None
     if early is not None and early.rule not in _EARLY_KEEP:
         if early.rule == "yes-no":
-            return _text_only(f, ch, lex)
-        return ChoiceVerdict(None, early.rule, early.reason, f, early.cues)
+            return _text_only(f, ch, lex), reasoning
+        return ChoiceVerdict(None, early.rule, early.reason, f, early.cues), reasoning
     plain = _BOLD_MARK.sub("", f).strip()
     m = _WHOLE.match(plain)
     if m:
-        return _letter(m.group(1), n, plain, "the answer is the letter")
+        return _letter(m.group(1), n, plain, "the answer is the letter"), reasoning
+    m = _NUMBERED.match(plain)
+    if m:
+        k = int(m.group(1)) - 1
+        if k < n:
+            return _letter(LETTERS[k].value, n, plain, ""), reasoning
+        return ChoiceVerdict(None, "no-option", f"option {k + 1} is not offered", f), reasoning
+    m2 = _LEAD_BRACKET.match(plain)
+    if m2:
+        return _lead(m2.group(1), m2.group(2), None, n, plain, ch, lex), reasoning
     m = _LEAD.match(plain)
     if m:
-        return _lead(m, n, plain, ch, lex)
+        raw = m.group(1) or m.group(2) or m.group(3)
+        return _lead(raw, m.group(4), m.group(3), n, plain, ch, lex), reasoning
     words = r.words
     if not words:
-        return ChoiceVerdict(None, "no-words", "the answer has no words", f)
+        return ChoiceVerdict(None, "no-words", "the answer has no words", f), reasoning
+    return _read_words(r, plain, ch, lex, info, voc), reasoning
+
+
+def _read_words(
+    r: Reading, plain: str, ch: Choices, lex: Lexicon, info: _Info, voc: _Vocab
+) -> ChoiceVerdict:
+    """Decide from the letters and option words of a focus that is not a bare letter."""
+    f = r.focus
+    n = len(ch.texts)
     chosen, denied, cues = _letters_in(plain, n)
-    spans = _spans(r, ch, lex)
+    m = _TRAILING_LETTER.search(plain)
+    if m and ord(m.group(1)) - ord("A") < n and not chosen:
+        chosen.add(ord(m.group(1)) - ord("A"))
+        cues.append(f"letter:{m.group(1)}")
+    r = _expand(r, ch, lex, info)
+    hedge = voc.hedge.find(r.words)
+    spans = _spans(r, ch, lex, info, voc)
+    if hedge and not _inside(hedge, spans):
+        i, j = hedge[0]
+        cue = " ".join(r.words[i:j])
+        return ChoiceVerdict(None, "hedge", f"hedge: '{cue}'", f, (*cues, f"hedge:{cue}"))
     odd = _stray_items(r, spans, lex) or _modifier_only(r, spans, ch, lex)
     if odd:
         return ChoiceVerdict(None, "no-option", odd, f, tuple(cues))
+    every = _every_option(r, voc)
     said = {k for k, neg, _, _ in spans if not neg}
     unsaid = {k for k, neg, _, _ in spans if neg}
+    if every == "deny" and info.nothing is None:
+        unsaid |= set(range(n)) - said
+    elif every == "none" and info.nothing is not None:
+        said.add(info.nothing)
+    elif every == "all" and info.every is not None:
+        said = {info.every}
     matched = tuple(ch.texts[k] for k in sorted(said))
     if said & unsaid:
         why = "an option is both named and denied"
         return ChoiceVerdict(None, "contradiction", why, f, tuple(cues), matched)
+    said, chosen = _combined(said, chosen, r, info)
     denied_words = {i for _, neg, a, b in spans if neg for i in range(a, b)}
-    longer = _longer_option(said, r, ch, lex, denied_words)
+    longer = _longer_option(said, r, ch, lex, denied_words, spans)
     if longer is not None:
         why = f"may mean the longer option {LETTERS[longer].value} '{ch.texts[longer]}'"
         return ChoiceVerdict(None, "longer-option", why, f, tuple(cues), matched)
@@ -161,6 +355,9 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         return ChoiceVerdict(None, "several", why, f, tuple(cues), matched)
     if len(picked) == 1:
         k = next(iter(picked))
+        other = _other_option_words(k, r, spans, ch, lex, info) if said else ""
+        if other:
+            return ChoiceVerdict(None, "several", other, f, tuple(cues), matched)
         how = "letter and text" if chosen and said else "letter" if chosen else "text"
         lab = LETTERS[k]
         why = f"the {'letter' if how == 'letter' else 'words'} of option {lab.value}"
@@ -173,17 +370,162 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
     return ChoiceVerdict(None, "no-option", "names none of the options", f, tuple(cues))
 
 
-def _inner_answer(text: str) -> str | None:
-    """The answer inside ``\\boxed{}`` (the last one) or a JSON object's answer field."""
+# -- structured and reasoning answers -----------------------------------------------------
+
+
+def _has_marker_word(text: str) -> bool:
+    low = text.lower()
+    return any(w in low for w in ("respuesta", "réponse", "reponse", "antwort", "resposta",
+                                  "risposta"))  # fmt: skip
+
+
+def _inner_answer(text: str) -> tuple[str, str] | None:
+    """The answer inside ``\\boxed{}`` (the last one) or a JSON object's answer field, and
+    the reasoning the object gives ("" when none)."""
     if "\\boxed" in text:
         found = _BOXED.findall(text)
         if found and found[-1].strip():
-            return str(found[-1]).strip()
+            return str(found[-1]).strip(), ""
     if "{" in text:
+        body = text.strip()
+        fence = _FENCE.match(body)
+        if fence:
+            body = fence.group(1)
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            low = {str(k).lower(): v for k, v in data.items()}
+            letter = next(
+                (str(low[k]).strip() for k in _JSON_LETTER_KEYS if isinstance(low.get(k), str)),
+                "",
+            )
+            words = next(
+                (str(low[k]).strip() for k in _JSON_TEXT_KEYS if isinstance(low.get(k), str)),
+                "",
+            )
+            why = " ".join(str(low[k]) for k in _JSON_REASON_KEYS if isinstance(low.get(k), str))
+            if letter and words and re.fullmatch(r"[(\[]?[A-Ha-h][)\]]?\.?", letter):
+                # {"answer": "B", "answer_text": "Coronal"}: the letter and its option's
+                # words must agree, as in "B. Coronal".
+                return f"{letter.strip('()[].').upper()}. {words}", why
+            if letter:
+                return letter, why
+            if words:
+                return words, why
+            return None
         m = _JSON_ANSWER.match(text)
         if m and m.group(1).strip():
-            return m.group(1).strip()
+            return m.group(1).strip(), ""
     return None
+
+
+def _reasoning_of(text: str, focus: str) -> str:
+    """What an answer says before its final answer: the ``<think>`` block, or the text
+    before the focus when the focus is its last part."""
+    if "<" in text:
+        think = _THINK.findall(text)
+        if think:
+            rest = _THINK.sub(" ", text)
+            rest = _ANSWER_TAG.sub(" ", rest)
+            return " ".join([*think, rest]).strip()
+    if focus and focus in text:
+        at = text.rfind(focus)
+        return text[:at]
+    return ""
+
+
+def _last_sentence_letter(f: str, n: int) -> tuple[str, str] | None:
+    """ "... No contrast given. B.": a short last sentence that commits to a letter, after
+    a discussion, and the text before it."""
+    if not any(c in f for c in ".!?\n") or len(f) < 8:
+        return None
+    parts = [p for p in _SENTENCES.split(f.strip()) if p.strip()]
+    if len(parts) < 2:
+        return None
+    last = _BOLD_MARK.sub("", parts[-1]).strip()
+    if len(last.split()) > 8:
+        return None
+    if not (
+        _WHOLE.match(last)
+        or _LEAD.match(last)
+        or _LEAD_BRACKET.match(last)
+        or any(g for m in _NAMED.finditer(last) for g in m.groups())
+    ):
+        return None
+    return parts[-1], f[: f.rfind(parts[-1])]
+
+
+def _after_correction(f: str, voc: _Vocab) -> str | None:
+    """The text after the last self-correction ("X — no wait. ... Y"), or None when the
+    answer does not correct itself."""
+    found = list(voc.correction.finditer(f))
+    if not found:
+        return None
+    m = found[-1]
+    if not f[: m.start()].strip(" .,;:-\u2014\u2013"):
+        return None  # "Actually, it is B": nothing corrected
+    return f[m.end() :].strip(" .,;:!-\u2014\u2013")
+
+
+def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> str:
+    """Why the reasoning before an answer contradicts its choice of option k, or ""."""
+    info = _info(ch, lex)
+    voc = _vocab(lex)
+    fixed = _after_correction(reasoning, voc)
+    if fixed is not None:
+        reasoning = fixed  # what a reasoning retracted does not count
+    rr = _reread(reasoning, lex)
+    if rr is None or not rr.words:
+        return ""
+    if k not in info.uncertain and voc.undecided.find(rr.words):
+        return "the reasoning says it cannot be determined"
+    plain = _BOLD_MARK.sub("", reasoning)
+    chosen, denied, _ = _letters_in(plain, len(ch.texts))
+    if k in denied:
+        return f"the reasoning denies option {LETTERS[k].value}"
+    rx = _expand(rr, ch, lex, info)
+    spans = _spans(rx, ch, lex, info, voc)
+    settled = _concluded(rx, spans, voc)
+    last_denial = max((i for o, neg, i, _ in spans if o == k and neg), default=-1)
+    if last_denial >= 0 and not any(o == k and i > last_denial for o, i in settled):
+        return f"the reasoning denies option {LETTERS[k].value}"
+    settled_on = {o for o, _ in settled}
+    if settled_on and k not in settled_on:
+        return f"the reasoning settles on option {LETTERS[min(settled_on)].value}"
+    if _every_option(rx, voc) == "deny" and k != info.nothing:
+        return "the reasoning denies every option"
+    own = label_choice(reasoning, read_answer(reasoning, lex), ch, lex, 1)
+    if own.label is not None and LETTERS.index(own.label) != k:
+        return f"the reasoning concludes option {own.label.value}"
+    if chosen and k not in chosen and len(chosen) == 1 and not denied & chosen:
+        return f"the reasoning chooses option {LETTERS[next(iter(chosen))].value}"
+    return ""
+
+
+def _concluded(
+    r: Reading, spans: list[tuple[int, bool, int, int]], voc: _Vocab
+) -> set[tuple[int, int]]:
+    """(option, where) of the options a reasoning settles on: named right after
+    "characteristic of", "consistent with", "suggests" and the like."""
+    out: set[tuple[int, int]] = set()
+    words = r.words
+    for k, neg, i, _ in spans:
+        if neg:
+            continue
+        t = i
+        while t > 0 and words[t - 1] in ("a", "an", "the"):
+            t -= 1
+        for size in (1, 2, 3, 4):
+            a = t - size
+            if a >= 0 and voc.conclusion_cues.match_at(words, a) == words[a:t]:
+                out.add((k, i))
+                break
+    return out
+
+
+# -- letters ------------------------------------------------------------------------------
 
 
 def _letter(raw: str, n: int, f: str, why: str) -> ChoiceVerdict:
@@ -194,10 +536,11 @@ def _letter(raw: str, n: int, f: str, why: str) -> ChoiceVerdict:
     return ChoiceVerdict(lab, "letter", f"the letter of option {lab.value}", f)
 
 
-def _lead(m: re.Match[str], n: int, f: str, ch: Choices, lex: Lexicon) -> ChoiceVerdict:
-    """ "B. MRI", "(B) MRI", "B) MRI": a letter followed by text that must agree with it."""
-    raw = m.group(1) or m.group(2) or m.group(3)
-    rest = m.group(4)
+def _lead(
+    raw: str, rest: str, capital: str | None, n: int, f: str, ch: Choices, lex: Lexicon
+) -> ChoiceVerdict:
+    """ "B. MRI", "(B) MRI", "B) MRI", "A (posterior)": a letter followed by text that must
+    agree with it."""
     v = _letter(raw, n, f, "")
     if v.label is None:
         return v
@@ -207,19 +550,30 @@ def _lead(m: re.Match[str], n: int, f: str, ch: Choices, lex: Lexicon) -> Choice
         return ChoiceVerdict(None, "several", "names another letter after its own", f)
     rr = read_answer(rest, lex)
     if rr.early is not None and rr.early.rule in ("refusal", "hedge", "junk", "truncated"):
-        return ChoiceVerdict(None, rr.early.rule, rr.early.reason, f, rr.early.cues)
+        re_read = _reread(rest, lex)
+        if re_read is None or _cue_outside_options(re_read, ch, lex, rr.early.rule):
+            return ChoiceVerdict(None, rr.early.rule, rr.early.reason, f, rr.early.cues)
+        rr = re_read
     said: set[int] = set()
     unsaid: set[int] = set()
     if rr.words:
-        for k, neg in _mentions(rr, ch, lex):
+        info = _info(ch, lex)
+        rx = _expand(rr, ch, lex, info)
+        spans = _spans(rx, ch, lex, info, _vocab(lex))
+        for k, neg, _, _ in spans:
             (unsaid if neg else said).add(k)
-    k = LETTERS.index(v.label)
-    if said == {k} and not unsaid:
-        why = f"the letter and the words of option {v.label.value}"
-        return ChoiceVerdict(v.label, "letter and text", why, f, matched=(ch.texts[k],))
-    if said or unsaid:
-        return ChoiceVerdict(None, "contradiction", "the letter and the words disagree", f)
-    if m.group(3) and f.lstrip("*_ ")[1:2] == "." and rest[:1].islower():
+        said, _ = _combined(said, set(), rx, info)
+        k = LETTERS.index(v.label)
+        if said == {k} and not unsaid:
+            if _other_option_words(k, rx, spans, ch, lex, info):
+                return ChoiceVerdict(None, "contradiction", "the words name another option", f)
+            why = f"the letter and the words of option {v.label.value}"
+            return ChoiceVerdict(v.label, "letter and text", why, f, matched=(ch.texts[k],))
+        if said or unsaid:
+            return ChoiceVerdict(None, "contradiction", "the letter and the words disagree", f)
+        if _distinct_words_named(rx, info) - {k}:
+            return ChoiceVerdict(None, "contradiction", "the words name another option", f)
+    if capital and f.lstrip("*_ ")[1:2] == "." and rest[:1].islower():
         # "A. fumigatus": an abbreviated genus, not option A.
         return ChoiceVerdict(
             None, "no-option", "a capital and a full stop before a lower-case word", f
@@ -267,81 +621,380 @@ def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
     return chosen, denied, cues
 
 
+# -- the options' words -------------------------------------------------------------------
+
+
+def _grade(word: str) -> str | None:
+    """A numeral as a grade: "3", "iii" and "III" -> "3"; "ib" -> "1b"; else None."""
+    m = _NUMBER.match(word)
+    if m:
+        return str(int(m.group(1))) + m.group(2)
+    m = _ROMAN.match(word)
+    if m and (m.group(1) or m.group(2)):
+        value = (10 if m.group(1) else 0) + _ROMAN_VALUES.get(m.group(2), 0)
+        return str(value) + m.group(3) if value else None
+    return None
+
+
+def _initials(tokens: list[tuple[str, bool]]) -> set[str]:
+    """Initialisms of a run of words: every word's first letter, with and without its
+    small words ("ductal carcinoma in situ" -> dcis, dcs), and each hyphenated word as one
+    letter or one per part ("age-related macular degeneration" -> amd, armd)."""
+    out: set[str] = set()
+    for drop_small in (False, True):
+        for join in (False, True):
+            letters = ""
+            for w, joined in tokens:
+                if drop_small and w in _STOP_INITIALS:
+                    continue
+                if join and joined:
+                    continue
+                if w[:1].isalpha():
+                    letters += w[0]
+            if len(letters) >= 2:
+                out.add(letters)
+    return out
+
+
 @lru_cache(maxsize=4096)
-def _phrases(ch: Choices, lex: Lexicon) -> tuple[PhraseSet, dict[tuple[str, ...], int]]:
-    """The phrases that name each option (built once per set of options)."""
+def _info(ch: Choices, lex: Lexicon) -> _Info:
+    """The phrases that name each option and what else labelling reads from the options."""
+    voc = _vocab(lex)
     owner: dict[tuple[str, ...], set[int]] = {}
+    reduced_forms: set[tuple[str, ...]] = set()
+    n = len(ch.words)
+    frame = frozenset.intersection(*(frozenset(ws) for ws in ch.words)) if n else frozenset()
+
+    def add(p: tuple[str, ...], k: int) -> None:
+        if p:
+            owner.setdefault(p, set()).add(k)
+
     for k, words in enumerate(ch.words):
         forms = {words, tuple(w for w in words if w not in lex.stopwords)}
         forms.add(tuple(w for w in words if w not in lex.stopwords and w not in lex.generic))
+        text = ch.texts[k]
+        m = re.match(r"^(.*\S)\s*\(([^()]+)\)\s*$", text)
+        if m:
+            # "Retinal pigmented epithelium (RPE)": either part names the option.
+            for part in (m.group(1), m.group(2)):
+                pw = lex.canon.words(part)
+                forms.add(pw)
+                forms.add(tuple(w for w in pw if w not in lex.stopwords))
         for p in forms:
-            if p:
-                owner.setdefault(p, set()).add(k)
+            add(p, k)
+        if frame and len(frame) < len(set(words)):
+            # "Confocal microscopy" among "... microscopy" options: "confocal" names it.
+            rest = tuple(w for w in words if w not in frame and w not in lex.stopwords)
+            if rest and not all(_grade(w) for w in rest):
+                add(rest, k)
+                reduced_forms.add(rest)
     own = {p: next(iter(ks)) for p, ks in owner.items() if len(ks) == 1}
-    return PhraseSet(own), own
+    reduced = frozenset(p for p in reduced_forms if p in own and p not in _full_forms(ch, lex))
+    content = [{w for w in ws if _content(w, lex)} for ws in ch.words]
+    distinct = tuple(
+        frozenset(w for w in content[k] if not any(w in content[o] for o in range(n) if o != k))
+        for k in range(n)
+    )
+    # Options that differ only by a grade ("KL 1" ... "KL 4", "Stage II", "Grade 3").
+    grades: list[str] = []
+    for words in ch.words:
+        own_words = [w for w in words if w not in frame and w not in lex.stopwords]
+        g = _grade(own_words[0]) if len(own_words) == 1 else None
+        if g is None:
+            grades = []
+            break
+        grades.append(g)
+    numbers = tuple(grades) if len(set(grades)) == n else ()
+    initialisms: dict[str, set[int]] = {}
+    acronyms: dict[str, tuple[str, int]] = {}
+    for k, text in enumerate(ch.texts):
+        toks = [(m.group(), m.start(), m.end()) for m in re.finditer(r"[^\W_]+", text)]
+        tokens = [(t.lower(), a > 0 and text[a - 1] == "-") for t, a, _ in toks]
+        head = text.split("(")[0]
+        ctoks = [(w, j) for w, j in tokens[: len(re.findall(r"[^\W_]+", head))]]
+        if len(ctoks) >= 2:
+            found = _initials(ctoks)
+            if len(ctoks) >= 3:
+                found |= {s for s in _initials(ctoks[:-1]) if len(s) >= 3}
+            for s in found:
+                initialisms.setdefault(s, set()).add(k)
+        for t, _, _ in toks:
+            if _UPPER.match(t) and len(t) >= 3:
+                cw = lex.canon.words(t)
+                if len(cw) == 1:
+                    acronyms[t.lower()] = (cw[0], k)
+    unique_initials = {s: next(iter(ks)) for s, ks in initialisms.items() if len(ks) == 1}
+    every = nothing = None
+    pair: tuple[int, tuple[int, ...]] | None = None
+    uncertain: set[int] = set()
+    for k, words in enumerate(ch.words):
+        text = ch.texts[k].lower().strip(" .")
+        if voc.all_answers.find(words) and len(words) <= 5:
+            every = k
+        elif voc.every_option.find(words) or text in ("none", "neither", "neither of them"):
+            nothing = k
+        m2 = re.fullmatch(r"both\s+(?:([a-h])\s+and\s+([a-h])|of\s+the\s+above|of\s+them)?", text)
+        if m2:
+            joined = (
+                (ord(m2.group(1)) - ord("a"), ord(m2.group(2)) - ord("a"))
+                if m2.group(1)
+                else tuple(o for o in range(n) if o != k)[:2]
+            )
+            pair = (k, joined)
+        if lex.hedge.find(words) or voc.undecided.find(words) or lex.refusal.find(words):
+            uncertain.add(k)
+    # "No diabetic retinopathy": saying "diabetic retinopathy" denies it.
+    cores: dict[tuple[str, ...], int] = {}
+    for k, words in enumerate(ch.words):
+        if len(words) > 1 and words[0] in ("no", "not", "without", "non"):
+            core = tuple(w for w in words[1:] if w not in lex.stopwords)
+            if core and core not in own:
+                cores[core] = k
+    phrase_set = PhraseSet(own)
+    for core in cores:
+        phrase_set.add(core)
+    return _Info(
+        phrase_set,
+        own,
+        reduced,
+        distinct,
+        numbers,
+        unique_initials,
+        acronyms,
+        every,
+        nothing,
+        pair,
+        frozenset(uncertain),
+        frame,
+        cores,
+    )
 
 
-def _mentions(r: Reading, ch: Choices, lex: Lexicon) -> list[tuple[int, bool]]:
-    """(option index, negated) for each mention of an option's words, longest first."""
-    return [(k, neg) for k, neg, _, _ in _spans(r, ch, lex)]
+def _full_forms(ch: Choices, lex: Lexicon) -> set[tuple[str, ...]]:
+    out: set[tuple[str, ...]] = set()
+    for words in ch.words:
+        out.add(words)
+        out.add(tuple(w for w in words if w not in lex.stopwords))
+        out.add(tuple(w for w in words if w not in lex.stopwords and w not in lex.generic))
+    return out
 
 
-def _spans(r: Reading, ch: Choices, lex: Lexicon) -> list[tuple[int, bool, int, int]]:
-    """(option index, negated, first word, end word) of each mention."""
-    phrases, own = _phrases(ch, lex)
+def _content(w: str, lex: Lexicon) -> bool:
+    return (
+        w not in lex.stopwords
+        and w not in lex.generic
+        and w not in lex.q_preps
+        and w not in lex.q_articles
+        and w not in _NEGATORS
+        and w not in lex.grammar["copula"]
+        and not w.isdigit()
+        and len(w) > 1
+    )
+
+
+def _reread(f: str, lex: Lexicon) -> Reading | None:
+    """The words of a text without its cue checks (hedges inside options are read later)."""
+    words, starts, ends = lex.canon.canon_arrays(f)
+    if not words:
+        return None
+    return Reading(f, None, words, starts, ends, _break_positions(f))
+
+
+def _cue_outside_options(r: Reading, ch: Choices, lex: Lexicon, rule: str) -> bool:
+    """True when a hedge (or refusal) cue of the text lies outside every option it names,
+    unless the option named is itself an uncertain one ("Indeterminate — could be ...")."""
+    info = _info(ch, lex)
+    phrases = lex.hedge if rule == "hedge" else lex.refusal
+    found = phrases.find(r.words)
+    if rule == "hedge":
+        found = found + _vocab(lex).hedge.find(r.words)
+    if not found:
+        return False
+    spans = _spans(_expand(r, ch, lex, info), ch, lex, info, _vocab(lex))
+    if any(k in info.uncertain for k, neg, _, _ in spans if not neg):
+        return False
+    return not _inside(found, spans)
+
+
+def _inside(cues: list[tuple[int, int]], spans: list[tuple[int, bool, int, int]]) -> bool:
+    """True when every cue lies within an option mention."""
+    return all(any(a <= i and j <= b for _, _, a, b in spans) for i, j in cues)
+
+
+def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
+    """The reading with initialisms of options written out ("RUL" -> right upper lobe) and
+    the words of an option's acronym written as it ("usual interstitial pneumonia" -> UIP)."""
+    f = r.focus
+    words, starts, ends = list(r.words), list(r.starts), list(r.ends)
+    changed = False
+    if info.initialisms and not (f.isupper() and len(words) > 2):
+        k = 0
+        while k < len(words):
+            surface = f[starts[k] : ends[k]]
+            low = surface.lower()
+            if _UPPER.match(surface) and low not in _NOT_INITIALISMS and low in info.initialisms:
+                o = info.initialisms[low]
+                if words[k] not in set(ch.words[o]) and not info.owner.get((words[k],)):
+                    add = ch.words[o]
+                    words[k : k + 1] = list(add)
+                    starts[k : k + 1] = [starts[k]] * len(add)
+                    ends[k : k + 1] = [ends[k]] * len(add)
+                    changed = True
+                    k += len(add)
+                    continue
+            k += 1
+    if info.acronyms:
+        k = 0
+        while k < len(words):
+            done = False
+            for acr, (canon, _) in info.acronyms.items():
+                size = len(acr)
+                if words[k][:1] != acr[0] or k + size > len(words):
+                    continue
+                run = words[k : k + size]
+                if (
+                    all(w.isalpha() and w not in lex.stopwords for w in run)
+                    and "".join(w[0] for w in run) == acr
+                    and all(ends[k + t] <= starts[k + t + 1] for t in range(size - 1))
+                ):
+                    words[k : k + size] = [canon]
+                    starts[k : k + size] = [starts[k]]
+                    ends[k : k + size] = [ends[k + size - 1]]
+                    changed = True
+                    done = True
+                    break
+            k += 1 if not done else 1
+    breaks = r.breaks
+    if "\u2192" in f or "=>" in f or "->" in f:
+        # "... no pigment network → BCC": an arrow ends a clause as a colon does.
+        breaks = _break_positions(f.replace("\u2192", ":").replace("=>", ": ").replace("->", ": "))
+        changed = True
+    if not changed:
+        return r
+    return Reading(
+        f, r.early, tuple(words), tuple(starts), tuple(ends), breaks, (), r.both_cue, r.none_cue
+    )
+
+
+def _grade_spans(
+    r: Reading, info: _Info, voc: _Vocab, taken: set[int]
+) -> list[tuple[int, int, int]]:
+    """(option, first, end) of grades written with another numeral ("grade III" for "Grade
+    3", "category 5" for "BI-RADS 5"): a numeral right after a grading word."""
+    out: list[tuple[int, int, int]] = []
+    if not info.numbers:
+        return out
     words = r.words
+    for i, w in enumerate(words):
+        if i in taken or i == 0:
+            continue
+        g = _grade(w)
+        if g is None or g not in info.numbers:
+            continue
+        before = words[i - 1]
+        if before in voc.grade_words or before in info.frame:
+            out.append((info.numbers.index(g), i, i + 1))
+    return out
+
+
+def _spans(
+    r: Reading, ch: Choices, lex: Lexicon, info: _Info, voc: _Vocab
+) -> list[tuple[int, bool, int, int]]:
+    """(option index, negated, first word, end word) of each mention, in order."""
+    own = info.owner
+    words = r.words
+    cores = info.cores
+    found = [
+        (i, j, own[words[i:j]] if words[i:j] in own else cores[words[i:j]])
+        for i, j in info.phrases.find(words)
+    ]
+    found = [x for x in found if not _reduced_conflict(words[x[0] : x[1]], x, r, info, lex)]
+    taken = {t for i, j, _ in found for t in range(i, j)}
+    found += [(i, j, k) for k, i, j in _grade_spans(r, info, voc, taken)]
+    found += _shared_head(r, found, ch, lex)
+    found.sort()
     out: list[tuple[int, bool, int, int]] = []
-    found = phrases.find(words)
-    for n, (i, j) in enumerate(found):
-        k = own[words[i:j]]
+    for n, (i, j, k) in enumerate(found):
         h = Hit(Label.A, i, j - 1, r.starts[i], r.ends[j - 1], "word")
-        neg = _cue_before(r, h, lex) is not None or _cue_after(r, j, lex, ch.state_question)
-        if not neg and n > 0:
-            # "not the liver or the spleen": a denial carries over "or".
-            pi, pj = found[n - 1]
+        neg = (
+            _cue_before(r, h, lex) is not None
+            or _cue_after(r, j, lex, ch.state_question)
+            or bool(_denied_after(r, j, voc))
+        )
+        if words[i:j] in cores and words[i:j] not in own:
+            neg = not neg  # "diabetic retinopathy" denies "No diabetic retinopathy"
+        if not neg and n > 0 and out[-1][1]:
+            # "not the liver or the spleen", "no mass, swelling, or nodule": a denial
+            # carries over a list joined by "or".
+            pj = found[n - 1][1]
             between = words[pj:i]
-            if (
-                out[-1][1]
-                and between
-                and all(w in ("or", "nor", "the", "a", "an") for w in between)
+            gap = r.focus[r.ends[pj - 1] : r.starts[i]]
+            joined = "or" in between or "nor" in between
+            if all(w in ("or", "nor", "the", "a", "an") for w in between) and (
+                joined or ("," in gap and _list_ends_in_or(r, i, found))
             ):
-                neg = "or" in between or "nor" in between
+                neg = True
         out.append((k, neg, i, j))
     return out
 
 
-def _stray_items(r: Reading, spans: list[tuple[int, bool, int, int]], lex: Lexicon) -> str:
-    """ "Liver, Top": a list of fragments, some of them no option (an answer to another
-    question, or several answers)."""
-    if not r.breaks or len(r.words) > 8 or _LETTER_TAIL.search(r.focus):
-        return ""
-    parts = [p for p in re.split(r"[,;/\n]", r.focus) if p.strip()]
-    if len(parts) < 2 or any(len(p.split()) > 3 for p in parts):
-        return ""
-    if any(w in _NEGATORS or w in lex.q_verbs or w in lex.stopwords for w in r.words):
-        return ""  # a sentence ("MRI, not CT"), not a list of fragments
-    taken = {i for _, _, a, b in spans for i in range(a, b)}
-    for n, w in enumerate(r.words):
-        if n not in taken and w not in lex.stopwords and w not in lex.generic:
-            return "a list of fragments, not all of them options"
-    return ""
+def _list_ends_in_or(r: Reading, i: int, found: list[tuple[int, int, int]]) -> bool:
+    """True when the list that holds the mention at i goes on to an "or" ("mass, swelling,
+    or nodule")."""
+    later = [x for x in found if x[0] > i]
+    for a, _, _ in later:
+        t = a - 1
+        while t > 0 and r.words[t] in ("a", "an", "the"):
+            t -= 1
+        if t >= 0 and r.words[t] in ("or", "nor"):
+            return True
+    return False
 
 
-def _modifier_only(
-    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
-) -> str:
-    """ "Pulmonary bronchus": an option named only through an adjective of another noun."""
-    for k, _, a, b in spans:
-        if b >= len(r.words) or b - a != 1:
+def _reduced_conflict(
+    p: tuple[str, ...], at: tuple[int, int, int], r: Reading, info: _Info, lex: Lexicon
+) -> bool:
+    """A form without the options' shared words ("confocal" for "Confocal microscopy") is a
+    mention only when no word of the same kind as a dropped one stands beside it ("left
+    upper lobe" does not name "Right upper lobe")."""
+    if p not in info.reduced:
+        return False
+    i, j, _ = at
+    words = r.words
+    for t in (i - 1, j):
+        if 0 <= t < len(words):
+            w = words[t]
+            if w in info.frame or not _content(w, lex):
+                continue
+            return True
+    classes = {c for w in info.frame for c in lex.parallel.get(w, ())}
+    lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
+    for t, w in enumerate(words):
+        if lo <= r.starts[t] < hi and w not in info.frame and classes & lex.parallel.get(w, set()):
+            return True
+    return False
+
+
+def _shared_head(
+    r: Reading, found: list[tuple[int, int, int]], ch: Choices, lex: Lexicon
+) -> list[tuple[int, int, int]]:
+    """ "the temporal and occipital lobes": a modifier joined to a mention by "and"/"or"/a
+    comma names the option made of it and the mention's head noun."""
+    out: list[tuple[int, int, int]] = []
+    words = r.words
+    by_words = {ws: k for k, ws in enumerate(ch.words)}
+    for i, j, _ in found:
+        if j - i < 2:
             continue
-        surface = r.focus[r.starts[a] : r.ends[a]].lower()
-        if any(surface == t.lower() or surface in t.lower().split() for t in ch.texts):
-            continue  # the option's own word, not a derived form
-        nxt = r.words[b]
-        if nxt not in lex.stopwords and nxt not in lex.q_verbs and nxt not in lex.generic:
-            if nxt.isalpha() and not any(nxt in w for w in ch.words):
-                return f"names option {LETTERS[k].value} only as a modifier of '{nxt}'"
-    return ""
+        head = words[i + 1 : j]
+        t = i - 1
+        while t >= 1 and words[t] in ("and", "or", "nor"):
+            k = by_words.get((words[t - 1], *head))
+            if k is None:
+                break
+            out.append((k, t - 1, t))
+            t -= 2
+    return [(a, b, k) for k, a, b in out]
 
 
 def _cue_after(r: Reading, j: int, lex: Lexicon, state_question: bool) -> bool:
@@ -358,11 +1011,187 @@ def _cue_after(r: Reading, j: int, lex: Lexicon, state_question: bool) -> bool:
     return False
 
 
+def _denied_after(r: Reading, j: int, voc: _Vocab) -> bool:
+    """ "the lunate is normally aligned", "the left kidney is separate from it"."""
+    hi = clause_end(r, r.ends[j - 1])
+    for t in range(j, min(len(r.words), j + 3)):
+        if r.ends[t] > hi:
+            break
+        if voc.denied_after.match_at(r.words, t) is not None:
+            return True
+    return False
+
+
+def _every_option(r: Reading, voc: _Vocab) -> str:
+    """ "none of these" / "not ... any of these" -> "deny" (or "none" when the answer is
+    just that); "all of them" -> "all"; else ""."""
+    words = r.words
+    for i, _ in voc.all_answers.find(words):
+        if not any(w in _NEGATORS for w in words[max(0, i - 3) : i]):
+            return "all"
+    for i, _ in voc.every_option.find(words):
+        if words[i] == "none":
+            return "none" if i <= 1 else "deny"
+        if any(w in _NEGATORS for w in words[max(0, i - 6) : i]):
+            return "deny"
+    return ""
+
+
+def _combined(
+    said: set[int], chosen: set[int], r: Reading, info: _Info
+) -> tuple[set[int], set[int]]:
+    """An option that joins the others the answer names ("Both A and B" when it says
+    "both", "A and B", or names both together with "Both A and B")."""
+    if info.pair is None:
+        return said, chosen
+    k, joined = info.pair
+    parts = set(joined)
+    if k in said and said - {k} <= parts:
+        return {k}, chosen - parts
+    both = any(w == "both" for w in r.words[:2]) or bool(r.both_cue)
+    if chosen == parts and not said and (both or " and " in r.focus):
+        return said, {k}
+    if both and said == parts and not chosen and len(r.words) <= 3:
+        return {k}, chosen
+    if r.words[:1] == ("both",) and not said and not chosen:
+        return {k}, chosen
+    return said, chosen
+
+
+def _distinct_words_named(r: Reading, info: _Info) -> set[int]:
+    """Options whose own words the text says (outside a denial)."""
+    out: set[int] = set()
+    for k, ws in enumerate(info.distinct):
+        if ws and not ws.isdisjoint(r.words):
+            out.add(k)
+    return out
+
+
+def _other_option_words(
+    k: int,
+    r: Reading,
+    spans: list[tuple[int, bool, int, int]],
+    ch: Choices,
+    lex: Lexicon,
+    info: _Info,
+) -> str:
+    """Why the answer may also name another option than k, or "": a range or alternative
+    with another option's word ("KL 3-4", "Stage II or III", "mid to lower zone"), or words
+    only another option has ("abscess or infected hydatid cyst"), said and not denied."""
+    words = r.words
+    taken = {t for _, _, a, b in spans for t in range(a, b)}
+    for o, neg, a, b in spans:
+        if o != k or neg:
+            continue
+        for nxt, gap_at in ((b, b), (b + 1, b)):
+            if nxt >= len(words) or gap_at >= len(words):
+                continue
+            if nxt == b + 1 and words[b] not in _JOINERS:
+                continue
+            if nxt == b and not _RANGE_GAP.match(r.focus[r.ends[b - 1] : r.starts[b]]):
+                continue
+            other = _owner_of(words[nxt], k, info)
+            if other is not None:
+                return f"a range or alternative with option {LETTERS[other].value}"
+        if a >= 2 and words[a - 1] in _JOINERS:
+            other = _owner_of(words[a - 2], k, info)
+            if other is not None:
+                return f"a range or alternative with option {LETTERS[other].value}"
+    if info.numbers:
+        return ""
+    heads = {b for o, neg, _, b in spans if o == k and not neg}
+    for t, w in enumerate(words):
+        if t in taken or w in ch.stem:
+            continue
+        for o, ws in enumerate(info.distinct):
+            if o == k or w not in ws:
+                continue
+            if t in heads and ch.words[o][-1] == w and ws & set(words) == {w}:
+                continue  # "Trichrome stain" among "... Silver stain": the answer's own head
+            h = Hit(Label.A, t, t, r.starts[t], r.ends[t], "word")
+            if (
+                _cue_before(r, h, lex) is not None
+                or _cue_after(r, t + 1, lex, ch.state_question)
+                or _denied_after(r, t + 1, _vocab(lex))
+            ):
+                continue
+            return f"also names words of option {LETTERS[o].value} '{ch.texts[o]}'"
+    return ""
+
+
+def _owner_of(word: str, k: int, info: _Info) -> int | None:
+    """The option other than k that this word (or grade) belongs to only."""
+    if info.numbers:
+        g = _grade(word)
+        if g is not None and g in info.numbers and info.numbers.index(g) != k:
+            return info.numbers.index(g)
+        return None
+    for o, ws in enumerate(info.distinct):
+        if o != k and word in ws:
+            return o
+    return None
+
+
+def _stray_items(r: Reading, spans: list[tuple[int, bool, int, int]], lex: Lexicon) -> str:
+    """ "Liver, Top": a list of fragments, some of them no option (an answer to another
+    question, or several answers)."""
+    if not r.breaks or len(r.words) > 8 or _LETTER_TAIL.search(r.focus):
+        return ""
+    parts = [p for p in re.split(r"[,;/\n]", r.focus) if p.strip()]
+    if len(parts) < 2 or any(len(p.split()) > 3 for p in parts):
+        return ""
+    if any(w in _NEGATORS or w in lex.q_verbs or w in lex.stopwords for w in r.words):
+        return ""  # a sentence ("MRI, not CT"), not a list of fragments
+    taken = {i for _, _, a, b in spans for i in range(a, b)}
+    first = parts[0]
+    lone = [p.strip().lower() for p in parts[1:] if len(p.split()) == 1]
+    if (
+        spans
+        and spans[0][2] == 0
+        and all(k == spans[0][0] for k, _, _, _ in spans)
+        and not any(w in lex.parallel for w in lone)
+    ):
+        end = r.ends[spans[0][3] - 1]
+        if end >= len(r.focus) - len(r.focus.lstrip()) + len(first.strip()) - 1:
+            return ""  # "RUL, apical segment": the option, then a detail of it
+    for n, w in enumerate(r.words):
+        if n not in taken and w not in lex.stopwords and w not in lex.generic:
+            return "a list of fragments, not all of them options"
+    return ""
+
+
+def _modifier_only(
+    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+) -> str:
+    """ "Pulmonary bronchus": an option named only through an adjective of another noun."""
+    for k, _, a, b in spans:
+        if b >= len(r.words) or b - a != 1:
+            continue
+        surface = r.focus[r.starts[a] : r.ends[a]].lower()
+        if any(surface == t.lower() or surface in t.lower().split() for t in ch.texts):
+            continue  # the option's own word, not a derived form
+        if len(surface.split()) > 1 or not r.focus[r.ends[a] : r.starts[b]].isspace():
+            continue  # a phrase the lexicons know ("sagittal section"), or punctuation
+        nxt = r.words[b]
+        if nxt in lex.q_preps or nxt in ch.asked:
+            continue  # "sagittal through", "splenic lesion" when the question asks of lesions
+        if nxt not in lex.stopwords and nxt not in lex.q_verbs and nxt not in lex.generic:
+            if nxt.isalpha() and not any(nxt in w for w in ch.words):
+                return f"names option {LETTERS[k].value} only as a modifier of '{nxt}'"
+    return ""
+
+
 def _longer_option(
-    said: set[int], r: Reading, ch: Choices, lex: Lexicon, denied: set[int]
+    said: set[int],
+    r: Reading,
+    ch: Choices,
+    lex: Lexicon,
+    denied: set[int],
+    spans: list[tuple[int, bool, int, int]],
 ) -> int | None:
     """An option that holds a named one's words and whose other words the answer also says
-    (outside the mentions it denies)."""
+    (outside the mentions it denies), or a word right before the mention that may stand
+    for them ("very hypoechoic" among "Hypoechoic" / "Markedly hypoechoic")."""
     present = {w for i, w in enumerate(r.words) if i not in denied}
     for k in said:
         mine = set(ch.words[k])
@@ -372,6 +1201,15 @@ def _longer_option(
             extra = set(words) - mine - lex.stopwords
             if extra & present:
                 return other
+            for o, neg, a, _ in spans:
+                if o != k or neg or a == 0:
+                    continue
+                before = r.words[a - 1]
+                gap = r.focus[r.ends[a - 1] : r.starts[a]]
+                if gap.strip() or before in mine:
+                    continue
+                if _content(before, lex) or before in ("very", "markedly", "mildly"):
+                    return other
     return None
 
 
