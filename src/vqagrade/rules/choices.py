@@ -52,10 +52,12 @@ class Choices:
     stem: frozenset[str] = frozenset()
     """Every word of the question outside its list of options (an answer that restates the
     question's "cancer" does not name the option "Squamous cell carcinoma")."""
+    predicate: tuple[str, int] | None = None
+    """The comparative the question asks by ("Which is the biggest, ...?" -> size, +)."""
     signature: tuple[object, ...] = ()
 
     def __post_init__(self) -> None:
-        sig = (self.words, self.texts, self.state_question, self.asked, self.stem)
+        sig = (self.words, self.texts, self.state_question, self.asked, self.stem, self.predicate)
         object.__setattr__(self, "signature", sig)
 
 
@@ -75,7 +77,10 @@ def build_choices(
     for t in sorted(clean, key=len, reverse=True):
         rest = re.sub(r"(?<!\w)" + re.escape(t) + r"(?!\w)", " ", rest, flags=re.I)
     stem = frozenset(lex.canon.words(rest))
-    return Choices(tuple(clean), words, source, state, frozenset(asked), stem)
+    qwords = lex.canon.words(rest)
+    found = lex.comparatives.find(qwords)
+    predicate = lex.comparative_sign[qwords[found[0][0] : found[0][1]]] if len(found) == 1 else None
+    return Choices(tuple(clean), words, source, state, frozenset(asked), stem, predicate)
 
 
 def extract_choices(question: str, lex: Lexicon) -> Choices | None:

@@ -109,6 +109,12 @@ _ORDINAL = re.compile(
     r"(?:option|choice|answer|one)\b",
     re.I,
 )
+# "A and B", "A, C", "(A) or (B)": several letters and nothing else.
+_LETTER_LIST = re.compile(
+    r"^\W*(?:(?:options?|choices?|both)\s+)?[(\[]?[A-H][)\]]?"
+    r"(?:(?:\s*(?:,|,\s*and|,\s*or)\s*|\s+(?:and|or|&|\+)\s+)[(\[]?[A-H][)\]]?)+[\s.!]*$",
+    re.I,
+)
 # "Option 3", "choice #2": the options counted from one.
 _NUMBERED = re.compile(
     r"^\W*(?:option|choice|answer)\s*(?:number\s*|no\.?\s*|#\s*)?([1-8])\W*$", re.I
@@ -126,6 +132,7 @@ _ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, 
                  "ix": 9}  # fmt: skip
 _NUMBER = re.compile(r"^(\d{1,2})([a-c]?)$")
 _UPPER = re.compile(r"^[A-Z]{2,6}$")
+_LEVEL = re.compile(r"^[ctls]\d{1,2}$")
 # Short words that are never initialisms, whatever their case ("AS", "OR", "NO").
 _NOT_INITIALISMS = frozenset(
     {"as", "or", "no", "not", "so", "am", "an", "if", "me", "my", "we", "us", "he", "ok", "hi",
@@ -168,11 +175,25 @@ class _Vocab:
             w for p in lists.get("multiple_choice.grade_words", ()) for w in lex.canon.words(p)
         )
         markers = sorted(lists.get("multiple_choice.answer_markers", ()), key=len, reverse=True)
-        body = "|".join(re.escape(m) for m in markers) or r"(?!x)x"
-        # "Respuesta: C", "答案是E", "选B": the letter after the marker, not inside a word.
+        copulas = (" es", " est", " ist", " é", " è")
+        latin = [m for m in markers if m.isascii() or m[0].isascii()]
+        verb = [m for m in latin if m.endswith(copulas)]
+        plain = [m for m in latin if m not in verb]
+        cjk = [m for m in markers if m not in latin]
+
+        def alt(ms: list[str]) -> str:
+            return "|".join(re.escape(m) for m in ms) or r"(?!x)x"
+
+        # "Respuesta: C", "La respuesta es C", "答案是E", "选B": the letter after the marker
+        # (a colon or a verb after a Latin-script one), not inside a word.
         self.marker = re.compile(
-            r"(?:^|(?<=[\s\W]))(?:" + body + r")\s*[:\uff1a]?\s*(?:es\s+|est\s+|ist\s+|é\s+|è\s+)?"
-            r"[(\[（]?([A-H])(?![A-Za-z])",
+            r"(?:(?:^|(?<=[\s\W]))(?:(?:"
+            + alt(verb)
+            + r")\s+|(?:"
+            + alt(plain)
+            + r")\s*[:\uff1a]\s*)"
+            r"|(?:" + alt(cjk) + r")\s*[:\uff1a\u662f\u4e3a\u70ba]?\s*)"
+            r"[(\[\uff08]?([A-H])(?![A-Za-z])",
             re.I,
         )
         corr = sorted(lists.get("multiple_choice.corrections", ()), key=len, reverse=True)
@@ -203,6 +224,7 @@ class _Info:
     uncertain: frozenset[int]  # options that themselves say it cannot be told
     frame: frozenset[str]
     cores: dict[tuple[str, ...], int]  # "diabetic retinopathy" -> the option "No diabetic ..."
+    levels: bool  # the options are spinal levels ("L4-L5")
 
 
 def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 0) -> ChoiceVerdict:
@@ -281,6 +303,14 @@ def _label(
     m = _WHOLE.match(plain)
     if m:
         return _letter(m.group(1), n, plain, "the answer is the letter"), reasoning
+    m = _LETTER_LIST.match(plain)
+    if m:
+        letters = {ord(x) - ord("A") for x in re.findall(r"\b[A-Ha-h]\b", m.group(0).upper())}
+        joined = info_pair(ch, lex)
+        if joined is not None and " or " not in plain.lower() and letters == set(joined[1]):
+            return _letter(LETTERS[joined[0]].value, n, plain, ""), reasoning
+        why = "chooses more than one option"
+        return ChoiceVerdict(None, "several", why, f, ()), reasoning
     m = _NUMBERED.match(plain)
     if m:
         k = int(m.group(1)) - 1
@@ -321,6 +351,15 @@ def _read_words(
     odd = _stray_items(r, spans, lex) or _modifier_only(r, spans, ch, lex)
     if odd:
         return ChoiceVerdict(None, "no-option", odd, f, tuple(cues))
+    if ch.predicate is not None:
+        compared = _comparative(r, spans, ch, lex)
+        if compared is not None:
+            k, why = compared
+            if k is None:
+                return ChoiceVerdict(None, "comparative", why, f, tuple(cues))
+            if not chosen or chosen == {k}:
+                lab = LETTERS[k]
+                return ChoiceVerdict(lab, "comparative", why, f, tuple(cues), (ch.texts[k],))
     every = _every_option(r, voc)
     said = {k for k, neg, _, _ in spans if not neg}
     unsaid = {k for k, neg, _, _ in spans if neg}
@@ -330,6 +369,11 @@ def _read_words(
         said.add(info.nothing)
     elif every == "all" and info.every is not None:
         said = {info.every}
+    if not said and not chosen:
+        part = _partial(r, spans, ch, lex, info, voc)
+        if part is not None:
+            said = {part}
+            cues.append(f"partial:{ch.texts[part]}")
     matched = tuple(ch.texts[k] for k in sorted(said))
     if said & unsaid:
         why = "an option is both named and denied"
@@ -356,6 +400,8 @@ def _read_words(
     if len(picked) == 1:
         k = next(iter(picked))
         other = _other_option_words(k, r, spans, ch, lex, info) if said else ""
+        if k == info.every or (info.pair is not None and k == info.pair[0]):
+            other = ""  # "All of them: X, Y and Z", "Both A and B": the others are expected
         if other:
             return ChoiceVerdict(None, "several", other, f, tuple(cues), matched)
         how = "letter and text" if chosen and said else "letter" if chosen else "text"
@@ -733,11 +779,15 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
             every = k
         elif voc.every_option.find(words) or text in ("none", "neither", "neither of them"):
             nothing = k
-        m2 = re.fullmatch(r"both\s+(?:([a-h])\s+and\s+([a-h])|of\s+the\s+above|of\s+them)?", text)
+        m2 = re.fullmatch(
+            r"both(?:\s+(?:([a-h])\s+and\s+([a-h])|of\s+the\s+above|of\s+them|sides?))?", text
+        )
+        if m2 is None and words == ("bilateral",) and n == 3:
+            m2 = re.fullmatch("(.*)", "")  # "bilateral" beside "left" and "right"
         if m2:
             joined = (
                 (ord(m2.group(1)) - ord("a"), ord(m2.group(2)) - ord("a"))
-                if m2.group(1)
+                if m2.lastindex and m2.group(1)
                 else tuple(o for o in range(n) if o != k)[:2]
             )
             pair = (k, joined)
@@ -767,7 +817,13 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
         frozenset(uncertain),
         frame,
         cores,
+        any(_LEVEL.match(w) for ws in ch.words for w in ws),
     )
+
+
+def info_pair(ch: Choices, lex: Lexicon) -> tuple[int, tuple[int, ...]] | None:
+    """The option that joins two others ("Both A and B") and those two, if there is one."""
+    return _info(ch, lex).pair
 
 
 def _full_forms(ch: Choices, lex: Lexicon) -> set[tuple[str, ...]]:
@@ -864,6 +920,16 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
                     done = True
                     break
             k += 1 if not done else 1
+    if info.levels:
+        # "L4-5" for "L4-L5": a spinal level keeps its letter across the dash.
+        for k in range(len(words) - 1):
+            if (
+                _LEVEL.match(words[k])
+                and words[k + 1].isdigit()
+                and f[ends[k] : starts[k + 1]] in ("-", "/", "\u2013")
+            ):
+                words[k + 1] = words[k][0] + words[k + 1]
+                changed = True
     breaks = r.breaks
     if "\u2192" in f or "=>" in f or "->" in f:
         # "... no pigment network → BCC": an arrow ends a clause as a colon does.
@@ -997,6 +1063,57 @@ def _shared_head(
     return [(a, b, k) for k, a, b in out]
 
 
+def _comparative(
+    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+) -> tuple[int | None, str] | None:
+    """ "Which is the biggest, lung, liver or heart?" - "the heart appears to be the largest
+    among the lung, liver, and heart", "the liver appears larger than the spleen and
+    kidney": the option said to be so. Saying the opposite of one option ("X is smaller")
+    leaves the others open and abstains; None when no comparative answers the question."""
+    assert ch.predicate is not None
+    dim, want = ch.predicate
+    words = r.words
+    picked: set[int] = set()
+    for i, j in lex.comparatives.find(words):
+        d, sign = lex.comparative_sign[words[i:j]]
+        if d != dim or any(a <= i < b for _, _, a, b in spans):
+            continue  # another dimension, or an option's own word ("lower zone")
+        if any(w in _NEGATORS for w in words[max(0, i - 3) : i]):
+            return None, "a negated comparative"
+        lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
+        before = [s for s in spans if s[3] <= i and r.starts[s[2]] >= lo and not s[1]]
+        if not before:
+            continue
+        lead = [
+            w
+            for t, w in enumerate(words[: before[-1][2]])
+            if r.starts[t] >= lo and _content(w, lex) and w not in ch.stem
+        ]
+        if lead:
+            return None, f"says it of '{' '.join(lead)}', not of an option"
+        after = range(j, len(words))
+        named = {t for s in spans for t in range(s[2], s[3])}
+        other = [
+            words[t]
+            for t in after
+            if r.ends[t] <= hi
+            and t not in named
+            and _content(words[t], lex)
+            and words[t] not in ch.stem
+        ]
+        if other:
+            return None, f"compares with '{' '.join(other)}', not with the other options"
+        if sign != want:
+            return None, "says which option is not the one asked for"
+        picked.add(before[-1][0])
+    if not picked:
+        return None
+    if len(picked) > 1:
+        return None, "comparatives point to different options"
+    k = picked.pop()
+    return k, f"the comparative selects option {LETTERS[k].value}"
+
+
 def _cue_after(r: Reading, j: int, lex: Lexicon, state_question: bool) -> bool:
     """A denial right after a mention, in its clause ("the liver is excluded")."""
     hi = clause_end(r, r.ends[j - 1])
@@ -1117,6 +1234,59 @@ def _other_option_words(
                 continue
             return f"also names words of option {LETTERS[o].value} '{ch.texts[o]}'"
     return ""
+
+
+def _positive_at(r: Reading, t: int, ch: Choices, lex: Lexicon, voc: _Vocab) -> bool:
+    """True when the word at t is said, not denied."""
+    h = Hit(Label.A, t, t, r.starts[t], r.ends[t], "word")
+    return not (
+        _cue_before(r, h, lex) is not None
+        or _cue_after(r, t + 1, lex, ch.state_question)
+        or _denied_after(r, t + 1, voc)
+    )
+
+
+def _partial(
+    r: Reading,
+    spans: list[tuple[int, bool, int, int]],
+    ch: Choices,
+    lex: Lexicon,
+    info: _Info,
+    voc: _Vocab,
+) -> int | None:
+    """The option named by every word only it has, when the answer names no option in full
+    ("pseudocyst" for "Pancreatic pseudocyst" beside "Pancreatic adenocarcinoma";
+    "epidermoid, not arachnoid cyst"). Each such word must stand on its own or beside the
+    option's other words ("pleural thickening" does not name "Pleural effusion"), and no
+    other option's own word may be said."""
+    if info.numbers:
+        return None
+    words = r.words
+    taken = {t for _, _, a, b in spans for t in range(a, b)}
+    found: list[int] = []
+    for o, ws in enumerate(info.distinct):
+        if not ws:
+            continue
+        at = [t for t, w in enumerate(words) if w in ws and t not in taken]
+        said = {words[t] for t in at if _positive_at(r, t, ch, lex, voc)}
+        if said and said != ws:
+            return None  # some of another option's own words
+        if said != ws:
+            continue
+        mine = set(ch.words[o])
+        for t in at:
+            for u in (t - 1, t + 1):
+                if not 0 <= u < len(words) or u in taken:
+                    continue
+                a, b = (r.ends[u], r.starts[t]) if u < t else (r.ends[t], r.starts[u])
+                if r.focus[a:b].strip():
+                    continue  # punctuation between
+                w = words[u]
+                if w in mine or w in ch.stem or w in info.frame or not _content(w, lex):
+                    continue
+                return None
+        found.append(o)
+    return found[0] if len(found) == 1 else None
 
 
 def _owner_of(word: str, k: int, info: _Info) -> int | None:
