@@ -225,6 +225,7 @@ class _Info:
     frame: frozenset[str]
     cores: dict[tuple[str, ...], int]  # "diabetic retinopathy" -> the option "No diabetic ..."
     levels: bool  # the options are spinal levels ("L4-L5")
+    binomials: dict[tuple[str, str], str]  # ("s", "aureus") -> "staphylococcus"
 
 
 def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 0) -> ChoiceVerdict:
@@ -351,8 +352,9 @@ def _read_words(
     odd = _stray_items(r, spans, lex) or _modifier_only(r, spans, ch, lex)
     if odd:
         return ChoiceVerdict(None, "no-option", odd, f, tuple(cues))
-    if ch.predicate is not None:
-        compared = _comparative(r, spans, ch, lex)
+    predicate = ch.predicate or ("likelihood", 1)  # "X is more likely than Y"
+    if spans:
+        compared = _comparative(r, spans, ch, lex, predicate)
         if compared is not None:
             k, why = compared
             if k is None:
@@ -565,7 +567,12 @@ def _concluded(
             t -= 1
         for size in (1, 2, 3, 4):
             a = t - size
-            if a >= 0 and voc.conclusion_cues.match_at(words, a) == words[a:t]:
+            if (
+                a >= 0
+                and voc.conclusion_cues.match_at(words, a) == words[a:t]
+                and clause_start(r, r.starts[i]) <= r.starts[a]
+                and not any(w in _NEGATORS for w in words[max(0, a - 2) : a])
+            ):
                 out.add((k, i))
                 break
     return out
@@ -818,7 +825,17 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
         frame,
         cores,
         any(_LEVEL.match(w) for ws in ch.words for w in ws),
+        _binomials(ch),
     )
+
+
+def _binomials(ch: Choices) -> dict[tuple[str, str], str]:
+    """("s", "aureus") -> "staphylococcus" for two-word options, when only one fits."""
+    seen: dict[tuple[str, str], set[str]] = {}
+    for ws in ch.words:
+        if len(ws) == 2 and len(ws[0]) > 2 and ws[0].isalpha():
+            seen.setdefault((ws[0][0], ws[1]), set()).add(ws[0])
+    return {key: next(iter(v)) for key, v in seen.items() if len(v) == 1}
 
 
 def info_pair(ch: Choices, lex: Lexicon) -> tuple[int, tuple[int, ...]] | None:
@@ -920,6 +937,23 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
                     done = True
                     break
             k += 1 if not done else 1
+    k = 0
+    while k < len(words) - 1:
+        gap = f[ends[k] : starts[k + 1]]
+        if words[k + 1] == "s" and gap in ("'", "\u2019"):
+            # "Brodie's abscess", "Crohn's": the possessive of an eponym.
+            del words[k + 1], starts[k + 1], ends[k + 1]
+            changed = True
+        elif (
+            len(words[k]) == 1
+            and gap.strip() == "."
+            and f[starts[k + 1] : starts[k + 1] + 1].islower()
+            and (words[k], words[k + 1]) in info.binomials
+        ):
+            # "S. aureus" for "Staphylococcus aureus".
+            words[k] = info.binomials[(words[k], words[k + 1])]
+            changed = True
+        k += 1
     if info.levels:
         # "L4-5" for "L4-L5": a spinal level keeps its letter across the dash.
         for k in range(len(words) - 1):
@@ -1064,14 +1098,17 @@ def _shared_head(
 
 
 def _comparative(
-    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+    r: Reading,
+    spans: list[tuple[int, bool, int, int]],
+    ch: Choices,
+    lex: Lexicon,
+    predicate: tuple[str, int],
 ) -> tuple[int | None, str] | None:
     """ "Which is the biggest, lung, liver or heart?" - "the heart appears to be the largest
     among the lung, liver, and heart", "the liver appears larger than the spleen and
     kidney": the option said to be so. Saying the opposite of one option ("X is smaller")
     leaves the others open and abstains; None when no comparative answers the question."""
-    assert ch.predicate is not None
-    dim, want = ch.predicate
+    dim, want = predicate
     words = r.words
     picked: set[int] = set()
     for i, j in lex.comparatives.find(words):
