@@ -64,7 +64,7 @@ _WHOLE = re.compile(
     re.I,
 )
 _LEAD = re.compile(
-    r"^\W*(?:\(([A-Ha-h])\)|\[([A-Ha-h])\]|([A-H])(?:[).:]|\s+[-\u2013\u2014]))\s*(\S.*)$", re.S
+    r"^\W*(?:\(([A-Ha-h])\)|\[([A-Ha-h])\]|([A-H])(?:[).:,]|\s+[-\u2013\u2014]))\s*(\S.*)$", re.S
 )
 # "A (posterior dislocation)": a letter and, in brackets, the option it stands for.
 _LEAD_BRACKET = re.compile(r"^\W*([A-H])\s*\(([^()]+)\)[\s.!]*$")
@@ -96,6 +96,8 @@ _NEGATED_LETTERS = re.compile(
     r"(?![\w'-])"
 )
 _LETTER_TAIL = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])|\b(?:option|choice)\b", re.I)
+# "A, B and C are wrong": the letter opens a list of letters.
+_LIST_GOES_ON = re.compile(r"^\W*[A-H](?:\s*(?:,|and|or|&)\s*[A-H])*\s+(?:and|or|are|,)\b")
 _LETTER_IN = re.compile(r"(?<![\w'-])[(\[]?([A-H])[)\]]?(?![\w'-])")
 _LETTER_DENIED_AFTER = re.compile(
     r"^[)\]]?\s*(?:is|are|seems|appears)?\s*(?:incorrect|wrong|not\s+correct|unlikely|excluded|"
@@ -133,6 +135,10 @@ _ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, 
 _NUMBER = re.compile(r"^(\d{1,2})([a-c]?)$")
 _UPPER = re.compile(r"^[A-Z]{2,6}$")
 _LEVEL = re.compile(r"^[ctls]\d{1,2}$")
+# A genus and a species ("Cryptococcus neoformans", "Escherichia coli").
+_BINOMIAL = re.compile(
+    r"[A-Z][a-z]{3,}(?:us|a|um|as|es|is|ia) [a-z]{3,}(?:us|is|ae|um|i|a|ans|ens|es)"
+)
 # Short words that are never initialisms, whatever their case ("AS", "OR", "NO").
 _NOT_INITIALISMS = frozenset(
     {"as", "or", "no", "not", "so", "am", "an", "if", "me", "my", "we", "us", "he", "ok", "hi",
@@ -226,6 +232,8 @@ class _Info:
     cores: dict[tuple[str, ...], int]  # "diabetic retinopathy" -> the option "No diabetic ..."
     levels: bool  # the options are spinal levels ("L4-L5")
     binomials: dict[tuple[str, str], str]  # ("s", "aureus") -> "staphylococcus"
+    genera: frozenset[int]  # options that are a genus and a species ("Cryptococcus neoformans")
+    bins: tuple[tuple[float, float, bool, bool, str], ...]  # "<1 cm", "1-2 cm", ... as ranges
 
 
 def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 0) -> ChoiceVerdict:
@@ -371,6 +379,14 @@ def _read_words(
         said.add(info.nothing)
     elif every == "all" and info.every is not None:
         said = {info.every}
+    if not said and not chosen and info.bins:
+        binned = _in_bin(f, info.bins)
+        if binned is not None:
+            k, why = binned
+            if k is None:
+                return ChoiceVerdict(None, "measurement", why, f, tuple(cues))
+            lab = LETTERS[k]
+            return ChoiceVerdict(lab, "measurement", why, f, tuple(cues), (ch.texts[k],))
     if not said and not chosen:
         part = _partial(r, spans, ch, lex, info, voc)
         if part is not None:
@@ -545,7 +561,8 @@ def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> st
     if _every_option(rx, voc) == "deny" and k != info.nothing:
         return "the reasoning denies every option"
     own = label_choice(reasoning, read_answer(reasoning, lex), ch, lex, 1)
-    if own.label is not None and LETTERS.index(own.label) != k:
+    partial = any(c.startswith("partial:") for c in own.cues)
+    if own.label is not None and LETTERS.index(own.label) != k and not partial:
         return f"the reasoning concludes option {own.label.value}"
     if chosen and k not in chosen and len(chosen) == 1 and not denied & chosen:
         return f"the reasoning chooses option {LETTERS[next(iter(chosen))].value}"
@@ -597,8 +614,10 @@ def _lead(
     v = _letter(raw, n, f, "")
     if v.label is None:
         return v
-    if _GOES_ON.match(rest) or any(
-        g and g.upper() != raw.upper() for x in _NAMED.finditer(rest) for g in x.groups()
+    if (
+        _GOES_ON.match(rest)
+        or any(g and g.upper() != raw.upper() for x in _NAMED.finditer(rest) for g in x.groups())
+        or _LIST_GOES_ON.match(rest)
     ):
         return ChoiceVerdict(None, "several", "names another letter after its own", f)
     rr = read_answer(rest, lex)
@@ -826,6 +845,12 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
         cores,
         any(_LEVEL.match(w) for ws in ch.words for w in ws),
         _binomials(ch),
+        frozenset(
+            k
+            for k, t in enumerate(ch.texts)
+            if _BINOMIAL.fullmatch(t) and sum(ws[:1] == ch.words[k][:1] for ws in ch.words) == 1
+        ),
+        _bins(ch.texts),
     )
 
 
@@ -836,6 +861,92 @@ def _binomials(ch: Choices) -> dict[tuple[str, str], str]:
         if len(ws) == 2 and len(ws[0]) > 2 and ws[0].isalpha():
             seen.setdefault((ws[0][0], ws[1]), set()).add(ws[0])
     return {key: next(iter(v)) for key, v in seen.items() if len(v) == 1}
+
+
+_NUM = r"(\d+(?:\.\d+)?)"
+_UNIT = r"\s*(mm|cm|%)?"
+_BIN_BELOW = re.compile(r"^(?:<|\u2264|<=|less than|under|below)\s*" + _NUM + _UNIT + r"$", re.I)
+_BIN_ABOVE = re.compile(
+    r"^(?:>|\u2265|>=|more than|greater than|over|above)\s*" + _NUM + _UNIT + r"$", re.I
+)
+_BIN_RANGE = re.compile(r"^" + _NUM + _UNIT + r"\s*(?:-|\u2013|to)\s*" + _NUM + _UNIT + r"$", re.I)
+_MEASURE = re.compile(
+    r"(?<![\w.])"
+    + _NUM
+    + r"(?:\s*(?:x|\u00d7|by)\s*"
+    + _NUM
+    + r")?(?:\s*(?:x|\u00d7|by)\s*"
+    + _NUM
+    + r")?\s*(?:(?:-|\u2013|to)\s*"
+    + _NUM
+    + r")?\s*(mm|cm|%)(?!\w)",
+    re.I,
+)
+_TO_MM = {"mm": 1.0, "cm": 10.0, "%": 1.0}
+
+
+def _bins(texts: tuple[str, ...]) -> tuple[tuple[float, float, bool, bool, str], ...]:
+    """Options that are ranges of one measure ("<1 cm", "1-2 cm", ">4 cm"; "<30%",
+    "30-40%"): (low, high, low included, high included, unit) each, or () otherwise."""
+    out: list[tuple[float, float, bool, bool, str]] = []
+    units: set[str] = set()
+    for t in texts:
+        t = t.strip().replace(" ", " ")
+        m = _BIN_BELOW.match(t)
+        if m:
+            strict = not t.startswith(("\u2264", "<="))
+            out.append((float("-inf"), float(m.group(1)), False, not strict, m.group(2) or ""))
+            continue
+        m = _BIN_ABOVE.match(t)
+        if m:
+            strict = not t.startswith(("\u2265", ">="))
+            out.append((float(m.group(1)), float("inf"), not strict, False, m.group(2) or ""))
+            continue
+        m = _BIN_RANGE.match(t)
+        if m:
+            out.append(
+                (float(m.group(1)), float(m.group(3)), True, True, m.group(4) or m.group(2) or "")
+            )
+            continue
+        return ()
+    units = {u.lower() for *_, u in out if u}
+    if len(units) != 1:
+        return ()
+    unit = units.pop()
+    return tuple((lo, hi, a, b, unit) for lo, hi, a, b, _ in out)
+
+
+def _in_bin(
+    f: str, bins: tuple[tuple[float, float, bool, bool, str], ...]
+) -> tuple[int | None, str] | None:
+    """The option whose range holds the one measurement the answer gives ("28 x 19 mm"
+    is 2-4 cm: its largest dimension; "~20-25%" must fall in one range whole)."""
+    unit = bins[0][4]
+    found = [m for m in _MEASURE.finditer(f) if (m.group(5).lower() == "%") == (unit == "%")]
+    if not found:
+        return None
+    if len(found) > 1:
+        return None, "gives more than one measurement"
+    m = found[0]
+    scale = _TO_MM[m.group(5).lower()] / _TO_MM[unit]
+    dims = [float(g) * scale for g in m.groups()[:3] if g]
+    values = [max(dims)]
+    if m.group(4):
+        values = [float(m.group(1)) * scale, float(m.group(4)) * scale]
+    hit: set[int] = set()
+    for v in values:
+        ks = {
+            k
+            for k, (lo, hi, a, b, _) in enumerate(bins)
+            if (lo < v or (a and lo == v)) and (v < hi or (b and v == hi))
+        }
+        if len(ks) != 1:
+            return None, "the measurement falls in no single option"
+        hit |= ks
+    if len(hit) != 1:
+        return None, "the measurement spans two options"
+    k = hit.pop()
+    return k, f"the measurement falls in option {LETTERS[k].value}"
 
 
 def info_pair(ch: Choices, lex: Lexicon) -> tuple[int, tuple[int, ...]] | None:
@@ -919,24 +1030,27 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
     if info.acronyms:
         k = 0
         while k < len(words):
-            done = False
+            first = f[starts[k] : starts[k] + 1].lower()
             for acr, (canon, _) in info.acronyms.items():
                 size = len(acr)
-                if words[k][:1] != acr[0] or k + size > len(words):
+                if first != acr[0] or k + size > len(words):
                     continue
-                run = words[k : k + size]
-                if (
-                    all(w.isalpha() and w not in lex.stopwords for w in run)
-                    and "".join(w[0] for w in run) == acr
-                    and all(ends[k + t] <= starts[k + t + 1] for t in range(size - 1))
+                run = range(k, k + size)
+                # The written words' initials ("middle cerebral artery" -> MCA), not the
+                # canonical ones ("cerebral" reads as "brain").
+                if all(
+                    words[t].isalpha()
+                    and words[t] not in lex.stopwords
+                    and f[starts[t] : starts[t] + 1].lower() == acr[t - k]
+                    and " " not in f[starts[t] : ends[t]]
+                    for t in run
                 ):
                     words[k : k + size] = [canon]
                     starts[k : k + size] = [starts[k]]
                     ends[k : k + size] = [ends[k + size - 1]]
                     changed = True
-                    done = True
                     break
-            k += 1 if not done else 1
+            k += 1
     k = 0
     while k < len(words) - 1:
         gap = f[ends[k] : starts[k + 1]]
@@ -1009,6 +1123,8 @@ def _spans(
         for i, j in info.phrases.find(words)
     ]
     found = [x for x in found if not _reduced_conflict(words[x[0] : x[1]], x, r, info, lex)]
+    if len(words) > 2 and any(w in lex.stopwords for w in words):
+        found = _across_small_words(r, found, info, lex)
     taken = {t for i, j, _ in found for t in range(i, j)}
     found += [(i, j, k) for k, i, j in _grade_spans(r, info, voc, taken)]
     found += _shared_head(r, found, ch, lex)
@@ -1036,6 +1152,32 @@ def _spans(
                 neg = True
         out.append((k, neg, i, j))
     return out
+
+
+def _across_small_words(
+    r: Reading, found: list[tuple[int, int, int]], info: _Info, lex: Lexicon
+) -> list[tuple[int, int, int]]:
+    """Options of several words named with other small words between them ("the distal
+    radius and the ulnar styloid", "adenocarcinoma in the left lower lobe"): matched on the
+    words that are not stopwords, within one clause; such a mention replaces the shorter
+    ones inside it."""
+    words = r.words
+    idx = [t for t, w in enumerate(words) if w not in lex.stopwords]
+    view = tuple(words[t] for t in idx)
+    for a, b in info.phrases.find(view):
+        p = view[a:b]
+        if len(p) < 2 or p not in info.owner:
+            continue
+        i, j = idx[a], idx[b - 1] + 1
+        if j - i == b - a or j - i - (b - a) > 3:
+            continue  # matched already, or too far apart
+        if clause_end(r, r.starts[i]) < r.ends[j - 1]:
+            continue
+        inside = [x for x in found if i <= x[0] and x[1] <= j]
+        if any(x[0] < j and i < x[1] for x in found if x not in inside):
+            continue  # overlaps a mention it does not hold
+        found = [x for x in found if x not in inside] + [(i, j, info.owner[p])]
+    return sorted(found)
 
 
 def _list_ends_in_or(r: Reading, i: int, found: list[tuple[int, int, int]]) -> bool:
@@ -1306,9 +1448,10 @@ def _partial(
             continue
         at = [t for t, w in enumerate(words) if w in ws and t not in taken]
         said = {words[t] for t in at if _positive_at(r, t, ch, lex, voc)}
-        if said and said != ws:
+        genus = o in info.genera and said == {ch.words[o][0]}
+        if said and said != ws and not genus:
             return None  # some of another option's own words
-        if said != ws:
+        if said != ws and not genus:
             continue
         mine = set(ch.words[o])
         for t in at:
@@ -1380,12 +1523,19 @@ def _modifier_only(
         if len(surface.split()) > 1 or not r.focus[r.ends[a] : r.starts[b]].isspace():
             continue  # a phrase the lexicons know ("sagittal section"), or punctuation
         nxt = r.words[b]
-        if nxt in lex.q_preps or nxt in ch.asked:
-            continue  # "sagittal through", "splenic lesion" when the question asks of lesions
+        if nxt in lex.q_preps or nxt in ch.asked or nxt in _part_words(lex):
+            continue  # "sagittal through", "splenic lesion" when the question asks of
+            # lesions, "splenic parenchyma"
         if nxt not in lex.stopwords and nxt not in lex.q_verbs and nxt not in lex.generic:
             if nxt.isalpha() and not any(nxt in w for w in ch.words):
                 return f"names option {LETTERS[k].value} only as a modifier of '{nxt}'"
     return ""
+
+
+@lru_cache(maxsize=8)
+def _part_words(lex: Lexicon) -> frozenset[str]:
+    """Words that name a part of an organ ("parenchyma", "lobe", "pole")."""
+    return frozenset(w for ws in lex.parts.values() for w in ws)
 
 
 def _longer_option(
@@ -1399,7 +1549,10 @@ def _longer_option(
     """An option that holds a named one's words and whose other words the answer also says
     (outside the mentions it denies), or a word right before the mention that may stand
     for them ("very hypoechoic" among "Hypoechoic" / "Markedly hypoechoic")."""
-    present = {w for i, w in enumerate(r.words) if i not in denied}
+    voc = _vocab(lex)
+    present = {
+        w for i, w in enumerate(r.words) if i not in denied and _positive_at(r, i, ch, lex, voc)
+    }
     for k in said:
         mine = set(ch.words[k])
         for other, words in enumerate(ch.words):
