@@ -59,7 +59,7 @@ _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S | re.I)
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _BOLD_MARK = re.compile(r"[*_`]+")
 _WHOLE = re.compile(
-    r"^\W*(?:(?:the\s+)?(?:correct\s+|best\s+|final\s+)?(?:option|choice|answer|letter)"
+    r"^\W*(?:(?:the\s+)?(?:correct\s+|best\s+|final\s+)?(?:option|choice|answer|ans|letter)"
     r"(?:\s+is)?\s*[:\-]?\s*)?[(\[]?([A-Ha-h])[)\]]?[\s.!]*$",
     re.I,
 )
@@ -95,6 +95,7 @@ _NEGATED_LETTERS = re.compile(
     r"(?:\s*(?:,|or|nor|and|,\s*or|,\s*and)\s*(?:(?:options?|choices?)\s+)?[(\[]?[A-H][)\]]?)*)"
     r"(?![\w'-])"
 )
+_CAPITAL_LETTER = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])")
 _LETTER_TAIL = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])|\b(?:option|choice)\b", re.I)
 # "A, B and C are wrong": the letter opens a list of letters.
 _LIST_GOES_ON = re.compile(r"^\W*[A-H](?:\s*(?:,|and|or|&)\s*[A-H])*\s+(?:and|or|are|,)\b")
@@ -134,6 +135,7 @@ _ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, 
                  "ix": 9}  # fmt: skip
 _NUMBER = re.compile(r"^(\d{1,2})([a-c]?)$")
 _UPPER = re.compile(r"^[A-Z]{2,6}$")
+_GREEK = {"\u03b1": "alpha", "\u03b2": "beta", "\u03b3": "gamma", "\u03b4": "delta"}
 _LEVEL = re.compile(r"^[ctls]\d{1,2}$")
 # A genus and a species ("Cryptococcus neoformans", "Escherichia coli").
 _BINOMIAL = re.compile(
@@ -273,7 +275,7 @@ def _label(
             v = _letter(m.group(1).upper(), n, f, "")
             if v.label is not None:
                 after = text[m.end() :].strip(" .\u3002)）")
-                if not _LETTER_TAIL.search(after):
+                if not _CAPITAL_LETTER.search(after):
                     return v, text[: m.start()]
     if depth == 0 and f and len(f) < len(text.strip()):
         tail = text[text.rfind(f) + len(f) :] if f in text else ""
@@ -418,7 +420,7 @@ def _read_words(
     if len(picked) == 1:
         k = next(iter(picked))
         other = _other_option_words(k, r, spans, ch, lex, info) if said else ""
-        if k == info.every or (info.pair is not None and k == info.pair[0]):
+        if k in (info.every, info.nothing) or (info.pair is not None and k == info.pair[0]):
             other = ""  # "All of them: X, Y and Z", "Both A and B": the others are expected
         if other:
             return ChoiceVerdict(None, "several", other, f, tuple(cues), matched)
@@ -1051,6 +1053,11 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
                     changed = True
                     break
             k += 1
+    for k, w in enumerate(words):
+        greek = _GREEK.get(w)
+        if greek is not None:
+            words[k] = greek  # "β-haemolysis"
+            changed = True
     k = 0
     while k < len(words) - 1:
         gap = f[ends[k] : starts[k + 1]]
@@ -1270,8 +1277,17 @@ def _comparative(
         ]
         if lead:
             return None, f"says it of '{' '.join(lead)}', not of an option"
-        after = range(j, len(words))
+        than_at = next(
+            (
+                t
+                for t in range(j, len(words))
+                if r.ends[t] <= hi and (lex.than.match_at(words, t) or words[t] == "among")
+            ),
+            None,
+        )
+        after = range(than_at, len(words)) if than_at is not None else range(0)
         named = {t for s in spans for t in range(s[2], s[3])}
+        filler = lex.grammar["comparison_filler"]
         other = [
             words[t]
             for t in after
@@ -1279,6 +1295,9 @@ def _comparative(
             and t not in named
             and _content(words[t], lex)
             and words[t] not in ch.stem
+            and words[t] not in filler
+            and not lex.than.match_at(words, t)
+            and words[t] != "among"
         ]
         if other:
             return None, f"compares with '{' '.join(other)}', not with the other options"
@@ -1396,14 +1415,18 @@ def _other_option_words(
     if info.numbers:
         return ""
     heads = {b for o, neg, _, b in spans if o == k and not neg}
+    heads |= {a - 1 for o, neg, a, _ in spans if o == k and not neg}
     for t, w in enumerate(words):
         if t in taken or w in ch.stem:
             continue
         for o, ws in enumerate(info.distinct):
             if o == k or w not in ws:
                 continue
-            if t in heads and ch.words[o][-1] == w and ws & set(words) == {w}:
-                continue  # "Trichrome stain" among "... Silver stain": the answer's own head
+            if t in heads and ws & set(words) == {w} and _joined(r, t, spans, k):
+                # "Trichrome stain" among "... Silver stain", "posterior acoustic
+                # shadowing" beside "Posterior enhancement": a word of the answer's own
+                # mention, not the other option
+                continue
             h = Hit(Label.A, t, t, r.starts[t], r.ends[t], "word")
             if (
                 _cue_before(r, h, lex) is not None
@@ -1455,7 +1478,7 @@ def _partial(
             continue
         mine = set(ch.words[o])
         for t in at:
-            for u in (t - 1, t + 1):
+            for u in (t + 1,):
                 if not 0 <= u < len(words) or u in taken:
                     continue
                 a, b = (r.ends[u], r.starts[t]) if u < t else (r.ends[t], r.starts[u])
@@ -1467,6 +1490,19 @@ def _partial(
                 return None
         found.append(o)
     return found[0] if len(found) == 1 else None
+
+
+def _joined(r: Reading, t: int, spans: list[tuple[int, bool, int, int]], k: int) -> bool:
+    """True when the word at t stands right before or after a mention of option k, with
+    no punctuation between."""
+    for o, _, a, b in spans:
+        if o != k:
+            continue
+        if t == b and not r.focus[r.ends[b - 1] : r.starts[t]].strip():
+            return True
+        if t == a - 1 and not r.focus[r.ends[t] : r.starts[a]].strip():
+            return True
+    return False
 
 
 def _owner_of(word: str, k: int, info: _Info) -> int | None:
