@@ -64,7 +64,9 @@ _WHOLE = re.compile(
     re.I,
 )
 _LEAD = re.compile(
-    r"^\W*(?:\(([A-Ha-h])\)|\[([A-Ha-h])\]|([A-H])(?:[).:,]|\s+[-\u2013\u2014]))\s*(\S.*)$", re.S
+    r"^\W*(?:\(([A-Ha-h])\)|\[([A-Ha-h])\]|([A-H])(?:[).:,]|\s+[-\u2013\u2014]|(?=[ \t]*\n)"
+    r"|(?=\s+(?:because|since|as|given|due|based)\b)))\s*(\S.*)$",
+    re.S,
 )
 # "A (posterior dislocation)": a letter and, in brackets, the option it stands for.
 _LEAD_BRACKET = re.compile(r"^\W*([A-H])\s*\(([^()]+)\)[\s.!]*$")
@@ -95,6 +97,8 @@ _NEGATED_LETTERS = re.compile(
     r"(?:\s*(?:,|or|nor|and|,\s*or|,\s*and)\s*(?:(?:options?|choices?)\s+)?[(\[]?[A-H][)\]]?)*)"
     r"(?![\w'-])"
 )
+# "(A)", "(option A)": a letter that labels the option just named.
+_BRACKET_LABEL = re.compile(r"[(\[](?:(?:option|choice)\s+)?[A-H][)\]]", re.I)
 _CAPITAL_LETTER = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])")
 _LETTER_TAIL = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])|\b(?:option|choice)\b", re.I)
 # "A, B and C are wrong": the letter opens a list of letters.
@@ -277,11 +281,20 @@ def _label(
                 after = text[m.end() :].strip(" .\u3002)）")
                 if not _CAPITAL_LETTER.search(after):
                     return v, text[: m.start()]
-    if depth == 0 and f and len(f) < len(text.strip()):
-        tail = text[text.rfind(f) + len(f) :] if f in text else ""
-        if _GOES_ON.match(tail) or _LETTER_TAIL.search(tail):
+    tail = ""
+    if depth == 0 and f and len(f) < len(text.strip()) and f in text:
+        tail = text[text.rfind(f) + len(f) :]
+    first = _first_line_letter(f)
+    if first is not None:
+        # "B. MRI\n\nThe image shows ...": the answer, then its explanation.
+        tail = f[len(first) :] + tail
+        f = first.strip()
+        r = read_answer(f, lex)
+    if tail.strip():
+        if _GOES_ON.match(tail) or _tail_letters(tail, n):
             why = "the answer goes on after its final answer"
             return ChoiceVerdict(None, "goes-on", why, f), reasoning
+        reasoning = (reasoning + " " + tail).strip()
     if depth <= 1:
         last = _last_sentence_letter(f, n)
         if last is not None:
@@ -347,14 +360,36 @@ def _read_words(
     """Decide from the letters and option words of a focus that is not a bare letter."""
     f = r.focus
     n = len(ch.texts)
+    if _BRACKET_LABEL.search(f):
+        # Read the words without the letters that label them ("The liver (A) appears
+        # normal" denies the liver); the letters are read below.
+        blank = _BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), f)
+        rb = _reread(blank, lex)
+        if rb is not None:
+            r = Reading(f, None, rb.words, rb.starts, rb.ends, rb.breaks)
+    r = _expand(r, ch, lex, info)
+    spans = _spans(r, ch, lex, info, voc)
+    # "the liver (A), not the spleen (B)": a letter in brackets right after an option's
+    # mention labels it, and is chosen or denied with it.
+    labelled: set[int] = set()
+    for m in _BRACKET_LABEL.finditer(f):
+        k = ord(m.group(0).strip("()[]").split()[-1].upper()) - ord("A")
+        for o, neg, _, b in spans:
+            if o == k and not f[r.ends[b - 1] : m.start()].strip():
+                labelled.add(k)
+                if neg:
+                    f = f[: m.start()] + " " * (m.end() - m.start()) + f[m.end() :]
+                break
+    if f != r.focus:
+        plain = _BOLD_MARK.sub("", f).strip()
     chosen, denied, cues = _letters_in(plain, n)
+    denied |= {k for k in labelled if k not in chosen and any(o == k and g for o, g, _, _ in spans)}
+    f = r.focus
     m = _TRAILING_LETTER.search(plain)
     if m and ord(m.group(1)) - ord("A") < n and not chosen:
         chosen.add(ord(m.group(1)) - ord("A"))
         cues.append(f"letter:{m.group(1)}")
-    r = _expand(r, ch, lex, info)
     hedge = voc.hedge.find(r.words)
-    spans = _spans(r, ch, lex, info, voc)
     if hedge and not _inside(hedge, spans):
         i, j = hedge[0]
         cue = " ".join(r.words[i:j])
@@ -498,8 +533,37 @@ def _reasoning_of(text: str, focus: str) -> str:
             return " ".join([*think, rest]).strip()
     if focus and focus in text:
         at = text.rfind(focus)
-        return text[:at]
+        return text[:at]  # the text after it is added where it is read (see _label)
     return ""
+
+
+def _first_line_letter(f: str) -> str | None:
+    """The first line of a focus of several lines when it is a letter answer ("B. MRI",
+    "**Answer: C**", "C"), else None."""
+    if "\n" not in f.strip():
+        return None
+    line = f.lstrip().split("\n", 1)[0]
+    plain = _BOLD_MARK.sub("", line).strip()
+    if plain and (_WHOLE.match(plain) or _LEAD.match(plain) or _LEAD_BRACKET.match(plain)):
+        return f[: f.index(line) + len(line)]
+    return None
+
+
+def _tail_letters(tail: str, n: int) -> bool:
+    """True when the text after a final answer names a letter that it neither denies nor
+    uses as the label of an option it names ("The liver (A) appears normal" is fine; "so A
+    would also fit" is not)."""
+    t = _BRACKET_LABEL.sub(" ", _BOLD_MARK.sub("", tail))
+    _, denied, _ = _letters_in(t, n)
+    for m in _CAPITAL_LETTER.finditer(t):
+        letter = m.group(0).strip("()[]")
+        k = ord(letter) - ord("A")
+        if k in denied:
+            continue
+        if letter == "A" and re.match(r"\s+[a-z]", t[m.end() :]):
+            continue  # "A mass is seen": the article
+        return True
+    return False
 
 
 def _last_sentence_letter(f: str, n: int) -> tuple[str, str] | None:
@@ -547,7 +611,7 @@ def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> st
         return ""
     if k not in info.uncertain and voc.undecided.find(rr.words):
         return "the reasoning says it cannot be determined"
-    plain = _BOLD_MARK.sub("", reasoning)
+    plain = _BRACKET_LABEL.sub(" ", _BOLD_MARK.sub("", reasoning))
     chosen, denied, _ = _letters_in(plain, len(ch.texts))
     if k in denied:
         return f"the reasoning denies option {LETTERS[k].value}"
