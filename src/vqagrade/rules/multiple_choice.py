@@ -372,13 +372,13 @@ def _read_words(
     # "the liver (A), not the spleen (B)": a letter in brackets right after an option's
     # mention labels it, and is chosen or denied with it.
     labelled: set[int] = set()
-    for m in _BRACKET_LABEL.finditer(f):
-        k = ord(m.group(0).strip("()[]").split()[-1].upper()) - ord("A")
+    for lm in _BRACKET_LABEL.finditer(f):
+        lk = ord(lm.group(0).strip("()[]").split()[-1].upper()) - ord("A")
         for o, neg, _, b in spans:
-            if o == k and not f[r.ends[b - 1] : m.start()].strip():
-                labelled.add(k)
+            if o == lk and not f[r.ends[b - 1] : lm.start()].strip():
+                labelled.add(lk)
                 if neg:
-                    f = f[: m.start()] + " " * (m.end() - m.start()) + f[m.end() :]
+                    f = f[: lm.start()] + " " * (lm.end() - lm.start()) + f[lm.end() :]
                 break
     if f != r.focus:
         plain = _BOLD_MARK.sub("", f).strip()
@@ -401,12 +401,12 @@ def _read_words(
     if spans:
         compared = _comparative(r, spans, ch, lex, predicate)
         if compared is not None:
-            k, why = compared
-            if k is None:
+            ck, why = compared
+            if ck is None:
                 return ChoiceVerdict(None, "comparative", why, f, tuple(cues))
-            if not chosen or chosen == {k}:
-                lab = LETTERS[k]
-                return ChoiceVerdict(lab, "comparative", why, f, tuple(cues), (ch.texts[k],))
+            if not chosen or chosen == {ck}:
+                lab = LETTERS[ck]
+                return ChoiceVerdict(lab, "comparative", why, f, tuple(cues), (ch.texts[ck],))
     every = _every_option(r, voc)
     said = {k for k, neg, _, _ in spans if not neg}
     unsaid = {k for k, neg, _, _ in spans if neg}
@@ -419,11 +419,11 @@ def _read_words(
     if not said and not chosen and info.bins:
         binned = _in_bin(f, info.bins)
         if binned is not None:
-            k, why = binned
-            if k is None:
+            bk, why = binned
+            if bk is None:
                 return ChoiceVerdict(None, "measurement", why, f, tuple(cues))
-            lab = LETTERS[k]
-            return ChoiceVerdict(lab, "measurement", why, f, tuple(cues), (ch.texts[k],))
+            lab = LETTERS[bk]
+            return ChoiceVerdict(lab, "measurement", why, f, tuple(cues), (ch.texts[bk],))
     if not said and not chosen:
         part = _partial(r, spans, ch, lex, info, voc)
         if part is not None:
