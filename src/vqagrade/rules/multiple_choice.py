@@ -345,7 +345,7 @@ def _label(
     if m2:
         return _lead(m2.group(1), m2.group(2), None, n, plain, ch, lex), reasoning
     m = _LEAD.match(plain)
-    if m:
+    if m and not _binomial_lead(m, info):
         raw = m.group(1) or m.group(2) or m.group(3)
         return _lead(raw, m.group(4), m.group(3), n, plain, ch, lex), reasoning
     words = r.words
@@ -719,6 +719,15 @@ def _lead(
     return v
 
 
+def _binomial_lead(m: re.Match[str], info: _Info) -> bool:
+    """ "C. neoformans" among genus-species options: an abbreviated genus, not option C."""
+    cap, rest = m.group(3), m.group(4)
+    if not cap or m.group(0).lstrip("*_ ")[1:2] != ".":
+        return False
+    word = re.match(r"[a-z]+", rest)
+    return word is not None and (cap.lower(), word.group()) in info.binomials
+
+
 def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
     """Letters the focus chooses and letters it denies ("not A or C")."""
     chosen: set[int] = set()
@@ -994,6 +1003,8 @@ def _in_bin(
     if len(found) > 1:
         return None, "gives more than one measurement"
     m = found[0]
+    if re.search(r"\d", f[: m.start()] + f[m.end() :]):
+        return None, "gives other numbers beside the measurement"
     scale = _TO_MM[m.group(5).lower()] / _TO_MM[unit]
     dims = [float(g) * scale for g in m.groups()[:3] if g]
     values = [max(dims)]
@@ -1082,7 +1093,12 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
         while k < len(words):
             surface = f[starts[k] : ends[k]]
             low = surface.lower()
-            if _UPPER.match(surface) and low not in _NOT_INITIALISMS and low in info.initialisms:
+            alone = len(words) == 1
+            if (
+                _UPPER.match(surface)
+                and (alone or low not in _NOT_INITIALISMS)
+                and low in info.initialisms
+            ):
                 o = info.initialisms[low]
                 if words[k] not in set(ch.words[o]) and not info.owner.get((words[k],)):
                     add = ch.words[o]
@@ -1432,9 +1448,17 @@ def _combined(
         return said, {k}
     if both and said == parts and not chosen and len(r.words) <= 3:
         return {k}, chosen
-    if r.words[:1] == ("both",) and not said and not chosen:
+    if r.words[:1] == ("both",) and not said and not chosen and _said_plainly(r):
         return {k}, chosen
     return said, chosen
+
+
+def _said_plainly(r: Reading) -> bool:
+    """True when nothing in the answer denies what it says ("Both." but not "Both are
+    absent.")."""
+    return not any(w in _NEGATORS for w in r.words) and not any(
+        w in ("absent", "normal", "unremarkable", "excluded", "incorrect", "wrong") for w in r.words
+    )
 
 
 def _distinct_words_named(r: Reading, info: _Info) -> set[int]:
@@ -1476,6 +1500,15 @@ def _other_option_words(
             other = _owner_of(words[a - 2], k, info)
             if other is not None:
                 return f"a range or alternative with option {LETTERS[other].value}"
+    for o, neg, a, b in spans:
+        if o != k or neg:
+            continue
+        # "LUL or lingula", "abscess or hydatid cyst": an alternative that is no option.
+        if b + 1 < len(words) and words[b] == "or" and b + 1 not in taken:
+            if _content(words[b + 1], lex) or words[b + 1] in ("a", "an", "the"):
+                return "an alternative beside the option"
+        if a >= 2 and words[a - 1] == "or" and a - 2 not in taken and _content(words[a - 2], lex):
+            return "an alternative beside the option"
     if info.numbers:
         return ""
     heads = {b for o, neg, _, b in spans if o == k and not neg}
