@@ -111,6 +111,7 @@ _LIST_SECTIONS = {
         "answer_markers",
         "denied_after",
         "grade_words",
+        "part_nouns",
     ),
 }
 

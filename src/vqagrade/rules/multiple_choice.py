@@ -227,6 +227,7 @@ class _Info:
     owner: dict[tuple[str, ...], int]
     reduced: frozenset[tuple[str, ...]]  # forms without the words every option shares
     distinct: tuple[frozenset[str], ...]  # content words only this option has
+    distinct_all: tuple[frozenset[str], ...]  # every content word of each option
     numbers: tuple[str, ...]  # the grade of each option when options differ by a number
     initialisms: dict[str, int]  # "rul" -> the option "Right upper lobe"
     acronyms: dict[str, tuple[str, int]]  # "uip" -> (its canonical word, the option)
@@ -909,6 +910,7 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
         own,
         reduced,
         distinct,
+        tuple(frozenset(c) for c in content),
         numbers,
         unique_initials,
         acronyms,
@@ -1114,22 +1116,13 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
         while k < len(words):
             first = f[starts[k] : starts[k] + 1].lower()
             for acr, (canon, _) in info.acronyms.items():
-                size = len(acr)
-                if first != acr[0] or k + size > len(words):
+                if first != acr[0]:
                     continue
-                run = range(k, k + size)
-                # The written words' initials ("middle cerebral artery" -> MCA), not the
-                # canonical ones ("cerebral" reads as "brain").
-                if all(
-                    words[t].isalpha()
-                    and words[t] not in lex.stopwords
-                    and f[starts[t] : starts[t] + 1].lower() == acr[t - k]
-                    and " " not in f[starts[t] : ends[t]]
-                    for t in run
-                ):
-                    words[k : k + size] = [canon]
-                    starts[k : k + size] = [starts[k]]
-                    ends[k : k + size] = [ends[k + size - 1]]
+                end = _acronym_run(f, words, starts, ends, k, acr, lex)
+                if end is not None:
+                    words[k:end] = [canon]
+                    starts[k:end] = [starts[k]]
+                    ends[k:end] = [ends[end - 1]]
                     changed = True
                     break
             k += 1
@@ -1175,6 +1168,31 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
     return Reading(
         f, r.early, tuple(words), tuple(starts), tuple(ends), breaks, (), r.both_cue, r.none_cue
     )
+
+
+def _acronym_run(
+    f: str,
+    words: list[str],
+    starts: list[int],
+    ends: list[int],
+    k: int,
+    acr: str,
+    lex: Lexicon,
+) -> int | None:
+    """The end of the words from k whose written initials spell the acronym ("middle
+    cerebral artery" -> MCA; "low-grade squamous intraepithelial lesion" -> LSIL, a
+    hyphenated word giving one letter), or None."""
+    t, n = k, 0
+    while n < len(acr):
+        if t >= len(words) or not words[t].isalpha() or words[t] in lex.stopwords:
+            return None
+        if " " in f[starts[t] : ends[t]] or f[starts[t] : starts[t] + 1].lower() != acr[n]:
+            return None
+        t += 1
+        n += 1
+        while t < len(words) and f[ends[t - 1] : starts[t]] == "-":
+            t += 1  # the rest of a hyphenated word
+    return t
 
 
 def _grade_spans(
@@ -1437,6 +1455,15 @@ def _combined(
 ) -> tuple[set[int], set[int]]:
     """An option that joins the others the answer names ("Both A and B" when it says
     "both", "A and B", or names both together with "Both A and B")."""
+    if len(said) >= 2 and not chosen:
+        union = {w for o in said for w in info.distinct_all[o]}
+        holders = [
+            o
+            for o in range(len(info.distinct_all))
+            if o not in said and union <= info.distinct_all[o]
+        ]
+        if len(holders) == 1 and ("both" in r.words or r.both_cue):
+            return {holders[0]}, chosen  # "both the distal radius and the ulnar styloid"
     if info.pair is None:
         return said, chosen
     k, joined = info.pair
@@ -1667,8 +1694,11 @@ def _modifier_only(
 
 @lru_cache(maxsize=8)
 def _part_words(lex: Lexicon) -> frozenset[str]:
-    """Words that name a part of an organ ("parenchyma", "lobe", "pole")."""
-    return frozenset(w for ws in lex.parts.values() for w in ws)
+    """Words that name a part of an organ ("parenchyma", "lobe", "pole", "tail")."""
+    listed = lex.lists.get("multiple_choice.part_nouns", ())
+    return frozenset(w for ws in lex.parts.values() for w in ws) | frozenset(
+        w for p in listed for w in lex.canon.words(p)
+    )
 
 
 def _longer_option(
