@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from vqagrade import Grader, Label, score
-from vqagrade.kinds import YesNo, yes_no_score
+from vqagrade.kinds import Letter, YesNo, choice_score, yes_no_score
 
 CASES = Path(__file__).parent / "cases"
-LABELS = {"A", "B", "both", "none", "abstain", "n/a", "yes", "no"}
+LABELS = {"A", "B", "both", "none", "abstain", "n/a", "yes", "no", *(x.value for x in Letter)}
 
 
 def _load() -> list[Any]:
@@ -38,15 +38,18 @@ GRADER = Grader()
 
 def test_no_case_went_missing() -> None:
     # The real count: a file that stops loading, or rows deleted by mistake, fail here.
-    assert len(_load()) >= 2458
+    assert len(_load()) >= 3774
 
 
 @pytest.mark.parametrize("case", _load())
 def test_case(case: dict[str, Any]) -> None:
     assert case["gt_label"] in LABELS and set(case["pred_label"]) <= LABELS
     options = tuple(case["options"]) if case.get("options") else None
-    g = GRADER.grade(case["question"], case["gt"], case["pred"], options=options)
     kind = case.get("question_kind", "two_option")
+    if kind == "multiple_choice":
+        _check_choice_case(case)
+        return
+    g = GRADER.grade(case["question"], case["gt"], case["pred"], options=options)
     got_pred = g.pred_label.value if g.pred_label else "abstain"
     if case["gt_label"] == "n/a":
         # A refused question labels nothing: the pred must not get a label either.
@@ -65,6 +68,34 @@ def test_case(case: dict[str, Any]) -> None:
             assert g.score == score(Label(g.gt_label), Label(g.pred_label))
 
 
+def _choice_row(case: dict[str, Any]) -> dict[str, Any]:
+    """A multiple-choice case graded as a row (its options in `choices` or columns A..E)."""
+    row = {"question": case["question"], "gt": case["gt"], "pred": case["pred"]}
+    row.update(case.get("columns") or {})
+    if case.get("choices") is not None:
+        row["choices"] = case["choices"]
+    return next(GRADER.grade_rows([row]))
+
+
+def _check_choice_case(case: dict[str, Any]) -> None:
+    """A multiple-choice case, graded as a row (so `choices` and columns A..E are read as
+    `vqagrade score` reads them) and, for a list of choices or none, through `grade()`."""
+    out = _choice_row(case)
+    assert out["question_kind"] == "multiple_choice", out["reason"]
+    assert (out["gt_label"] or "abstain") == case["gt_label"], out["reason"]
+    assert (out["pred_label"] or "abstain") in case["pred_label"], out["reason"]
+    if out["method"] == "rule":
+        assert out["score"] == choice_score(Letter(out["gt_label"]), Letter(out["pred_label"]))
+    else:
+        assert out["score"] is None
+    if case.get("columns") is None and not isinstance(case.get("choices"), (dict, str)):
+        g = GRADER.grade(case["question"], case["gt"], case["pred"], choices=case.get("choices"))
+        assert (g.pred_label.value if g.pred_label else "abstain") == (
+            out["pred_label"] or "abstain"
+        )
+        assert g.options is not None and list(g.options) == out["options"]
+
+
 # ---- coverage floor ------------------------------------------------------------------------
 # Coverage = of the cases whose pred has a certain label ("abstain" not accepted), the share
 # the rules label correctly. Its floor is stored beside the cases (coverage.json) and a drop
@@ -72,6 +103,15 @@ def test_case(case: dict[str, Any]) -> None:
 #     python tests/test_cases.py --store-coverage
 COVERAGE_FILE = CASES / "coverage.json"
 COVERAGE_SLACK = 0.01
+
+
+def _pred_label(case: dict[str, Any]) -> str:
+    """The label the rules give the case's pred ("abstain" when they abstain)."""
+    if case.get("question_kind") == "multiple_choice":
+        return _choice_row(case)["pred_label"] or "abstain"
+    options = tuple(case["options"]) if case.get("options") else None
+    g = GRADER.grade(case["question"], case["gt"], case["pred"], options=options)
+    return g.pred_label.value if g.pred_label else "abstain"
 
 
 def golden_coverage() -> dict[str, Any]:
@@ -82,10 +122,7 @@ def golden_coverage() -> dict[str, Any]:
         if "abstain" in case["pred_label"] or case["gt_label"] == "n/a":
             continue
         certain += 1
-        options = tuple(case["options"]) if case.get("options") else None
-        g = GRADER.grade(case["question"], case["gt"], case["pred"], options=options)
-        got = g.pred_label.value if g.pred_label else "abstain"
-        decided += got in case["pred_label"]
+        decided += _pred_label(case) in case["pred_label"]
     return {"coverage": round(decided / certain, 4), "decided": decided, "certain": certain}
 
 

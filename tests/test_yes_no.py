@@ -75,7 +75,7 @@ def test_kinds_restrict_grading() -> None:
     assert out[1]["method"] == "rule" and out[1]["score"] == 1.0
     with pytest.raises(ValueError, match="unknown question kind"):
         parse_kinds(["multiple"])
-    assert parse_kinds(["yes_no", QuestionKind.TWO_OPTION]) == set(QuestionKind)
+    assert parse_kinds(["yes_no", QuestionKind.TWO_OPTION, "multiple_choice"]) == set(QuestionKind)
 
 
 def test_cli_kinds_and_summary_by_kind(tmp_path: Path) -> None:

@@ -70,6 +70,7 @@ class FieldMap(BaseModel):
     id: str = "id"
     option_a: str = "option_a"
     option_b: str = "option_b"
+    choices: str = "choices"
 
 
 @dataclass(slots=True)  # not frozen: a frozen __init__ costs ~0.4 us, once per input row

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .contract import MAX_TEXT_CHARS, FieldMap, JudgeItem, Method, RowGrade, merge_judge
-from .kinds import QuestionKind, judge_question, parse_kinds
+from .kinds import QuestionKind, choice_judge_question, judge_question, parse_kinds
 from .lexicon import Lexicon, lexicon_for
 from .records import AnswerTrace, Grade, Mention
 from .rules.answer import Reading, Verdict, label_reading
 from .rules.memo import Outcome, Tables
 from .rules.options import NotTwoOption, Options
 from .schema import require_fields
-from .yes_no_trace import yes_no_traces
+from .yes_no_trace import choice_traces, yes_no_traces
 
 if TYPE_CHECKING:
     from .judge import Judge, JudgeConfig, JudgePlan
@@ -100,6 +100,7 @@ class Grader:
         self._tables = Tables(
             self.lex, (names.question, names.gt, names.pred, names.option_a, names.option_b)
         )
+        self._tables.choices_field = names.choices
         if kinds is not None:
             self._tables.only = parse_kinds(kinds)
 
@@ -199,22 +200,41 @@ class Grader:
         return label_reading(self.read(text), opts, self.lex)
 
     def _evaluate(
-        self, question: str, gt: str, pred: str, options: tuple[str, str] | None
+        self,
+        question: str,
+        gt: str,
+        pred: str,
+        options: tuple[str, str] | None,
+        choices: Sequence[str] | None = None,
     ) -> tuple[Outcome, Options | None]:
-        return self._tables.evaluate(question, gt, pred, options)
+        texts = tuple(choices) if choices is not None else None
+        out, opts = self._tables.evaluate(question, gt, pred, options, texts)
+        if out.kind is QuestionKind.MULTIPLE_CHOICE:
+            found = self._tables.choices_of(question, texts)
+            if found is not None:
+                out = out.with_options(found.texts)
+        return out, opts
 
     def grade(
-        self, question: str, gt: str, pred: str, *, options: tuple[str, str] | None = None
+        self,
+        question: str,
+        gt: str,
+        pred: str,
+        *,
+        options: tuple[str, str] | None = None,
+        choices: Sequence[str] | None = None,
     ) -> Grade:
         """Grade one triple by the rules, with the evidence for each label.
 
         Args:
-            question: the two-option question.
+            question: the question.
             gt: the ground-truth answer.
             pred: the model's answer.
             options: explicit (option_a, option_b), overriding extraction from the question.
+            choices: explicit multiple-choice options in letter order (A first); two of
+                them are read as `options`.
         """
-        out, opts = self._evaluate(question, gt, pred, options)
+        out, opts = self._evaluate(question, gt, pred, options, choices)
         g = p = None
         traces: tuple[AnswerTrace, AnswerTrace] | None = None
         if opts is not None:
@@ -222,6 +242,10 @@ class Grader:
             g, p = self.label(gt, opts), self.label(pred, opts)
         elif out.kind is QuestionKind.YES_NO:
             traces = yes_no_traces(self._tables, question, gt, pred)
+        elif out.kind is QuestionKind.MULTIPLE_CHOICE:
+            found = self._tables.choices_of(question, tuple(choices) if choices else None)
+            if found is not None:
+                traces = choice_traces(self._tables, found, gt, pred)
         grade = Grade(
             score=out.score,
             method=out.method,
@@ -236,6 +260,9 @@ class Grader:
         if self.judge is not None and (out.needs_judge or self.judge_all):
             if out.kind is QuestionKind.YES_NO:
                 question = judge_question(question)
+            elif out.kind is QuestionKind.MULTIPLE_CHOICE and out.options:
+                letter = out.gt_label.value if out.gt_label else ""
+                question = choice_judge_question(question, out.options, letter)
             judged = self.judge.judge_rows([JudgeItem(question, gt, pred)])[0]
             grade = _apply_judge(grade, judged)
         return grade
@@ -247,7 +274,7 @@ class Grader:
         core, texts, triple = self._tables.settle(data if type(data) is dict else dict(data))
         fields = dict(core.row_fields)
         if texts is not None:
-            fields["options"] = [texts[0], texts[1]]  # rows never share a mutable list
+            fields["options"] = list(texts)  # rows never share a mutable list
         if triple is None or not (core.needs_judge or self.judge_all):
             return RowGrade(fields, None)
         return RowGrade(fields, JudgeItem(*triple))
@@ -300,30 +327,40 @@ def default_grader() -> Grader:
     return _default
 
 
-def grade(question: str, gt: str, pred: str, *, options: tuple[str, str] | None = None) -> Grade:
+def grade(
+    question: str,
+    gt: str,
+    pred: str,
+    *,
+    options: tuple[str, str] | None = None,
+    choices: Sequence[str] | None = None,
+) -> Grade:
     """Grade one (question, gt, pred) triple with the shipped rules.
 
     Args:
-        question: the two-option question ("Is the lesion in the left or right kidney?").
+        question: the question ("Is the lesion in the left or right kidney?").
         gt: the ground-truth answer.
         pred: the model's answer.
         options: explicit (option_a, option_b), overriding extraction from the question.
+        choices: explicit multiple-choice options in letter order (A first).
     """
-    return default_grader().grade(question, gt, pred, options=options)
+    return default_grader().grade(question, gt, pred, options=options, choices=choices)
 
 
 def grade_rows(
     rows: Iterable[Mapping[str, Any]], *, fields: FieldMap | None = None, **names: str
 ) -> Iterator[dict[str, Any]]:
-    """Grade rows (mappings with question/gt/pred) with the shipped rules, in order.
+    """Grade rows (mappings with question/gt/pred; options in option_a/option_b, choices or
+    columns A, B, C, ...) with the shipped rules, in order.
 
     Example: ``grade_rows(rows, gt="answer", pred="model_output")``.
 
     Args:
         rows: the input rows.
-        fields: input field names, when they are not question/gt/pred/option_a/option_b.
+        fields: input field names, when they are not
+            question/gt/pred/option_a/option_b/choices.
         **names: the same by role, as keywords: ``question=``, ``gt=``, ``pred=``, ``id=``,
-            ``option_a=``, ``option_b=``.
+            ``option_a=``, ``option_b=``, ``choices=``.
 
     Raises:
         SchemaError: (a `KeyError`) a required field is missing from every one of the first

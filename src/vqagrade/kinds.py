@@ -1,14 +1,15 @@
-"""Question kinds and the labels of yes/no answers.
+"""Question kinds and the labels of yes/no and multiple-choice answers.
 
 Every output row says which kind of close-ended question it was graded as
-(`question_kind`); each kind has its own options, labels and score. A new kind (multiple
-choice, issue 11) adds a member here, reader modules in `vqagrade.rules` (like `polar` and
-`yes_no`), and a branch in `vqagrade.rules.memo.Tables`.
+(`question_kind`); each kind has its own options, labels and score. A kind adds a member here,
+reader modules in `vqagrade.rules` (`polar` and `yes_no`; `choices` and `multiple_choice`),
+and a branch in `vqagrade.rules.memo.Tables`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 
 from .contract import JudgeItem
@@ -21,6 +22,8 @@ class QuestionKind(str, Enum):
     """"X or Y": labels A, B, both, none; scored with the judge prompts' truth table."""
     YES_NO = "yes_no"
     """A polar question (or one whose ground truth is yes/no): labels yes, no; 1 if equal."""
+    MULTIPLE_CHOICE = "multiple_choice"
+    """Three or more options, lettered A, B, C, ...: labels the letters; 1 if equal."""
 
 
 class YesNo(str, Enum):
@@ -30,6 +33,65 @@ class YesNo(str, Enum):
     """The answer affirms the question's proposition."""
     NO = "no"
     """The answer denies the question's proposition."""
+
+
+class Letter(str, Enum):
+    """The option a multiple-choice answer chooses (A is the first option)."""
+
+    A = "A"
+    """The first option."""
+    B = "B"
+    """The second option."""
+    C = "C"
+    """The third option."""
+    D = "D"
+    """The fourth option."""
+    E = "E"
+    """The fifth option."""
+    F = "F"
+    """The sixth option."""
+    G = "G"
+    """The seventh option."""
+    H = "H"
+    """The eighth option (the last: "I" is a word too often)."""
+
+
+LETTERS = tuple(Letter)
+"""Letters in order: ``LETTERS[i]`` names option i."""
+MAX_CHOICES = len(LETTERS)
+"""The most options a multiple-choice question may have."""
+
+
+def choice_score(gt: Letter, pred: Letter) -> float:
+    """1.0 when the letters agree, else 0.0."""
+    return 1.0 if gt is pred else 0.0
+
+
+CHOICE_JUDGE_MARK = "\x1emultiple_choice\x1e"
+"""Opens the judge question of a multiple-choice row; the JSON after it holds the question,
+its options and the gt's letter (see `choice_judge_question`)."""
+
+
+def choice_judge_question(question: str, options: Sequence[str], gt_letter: str) -> str:
+    """The judge's question for a multiple-choice row: the question, its options and the gt's
+    letter, marked so the judge asks its multiple-choice prompt (a record separator cannot
+    be typed into a question by accident)."""
+    body = {"question": question, "options": list(options), "gt": gt_letter}
+    return CHOICE_JUDGE_MARK + json.dumps(body, ensure_ascii=False)
+
+
+def read_choice_judge_question(text: str) -> tuple[str, tuple[str, ...], str] | None:
+    """(question, options, gt letter) of a `choice_judge_question`, or None for other rows."""
+    if not text.startswith(CHOICE_JUDGE_MARK):
+        return None
+    try:
+        body = json.loads(text[len(CHOICE_JUDGE_MARK) :])
+        q, opts, gt = body["question"], tuple(body["options"]), body["gt"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not (isinstance(q, str) and isinstance(gt, str) and all(isinstance(o, str) for o in opts)):
+        return None
+    return q, opts, gt
 
 
 YES_NO_OPTIONS = ("yes", "no")
@@ -48,13 +110,20 @@ def judge_question(question: str) -> str:
 
 def judge_triple(fields: Mapping[str, object], question: str, gt: str, pred: str) -> JudgeItem:
     """What the judge is asked about an output row with these fields."""
-    if fields.get("question_kind") == QuestionKind.YES_NO.value:
+    kind = fields.get("question_kind")
+    if kind == QuestionKind.YES_NO.value:
         question = judge_question(question)
+    elif kind == QuestionKind.MULTIPLE_CHOICE.value:
+        # A gt that names no option leaves the letter empty: the judge then errs, unasked.
+        opts = fields.get("options")
+        texts = [str(o) for o in opts] if isinstance(opts, list) else []
+        question = choice_judge_question(question, texts, str(fields.get("gt_label") or ""))
     return JudgeItem(question, gt, pred)
 
 
 def parse_kinds(kinds: Iterable[QuestionKind | str]) -> frozenset[QuestionKind]:
-    """Question kinds from their names ("two_option", "yes_no"); ValueError names the bad one."""
+    """Question kinds from their names ("two_option", "yes_no", "multiple_choice");
+    ValueError names the bad one."""
     out = set()
     for k in kinds:
         name = k.value if isinstance(k, QuestionKind) else str(k).strip()

@@ -113,6 +113,19 @@ _LIST_SECTIONS = {
         "generic_abnormal",
         "denial_intensifiers",
     ),
+    "multiple_choice": (
+        "hedge",
+        "undecided",
+        "conclusion_cues",
+        "every_option",
+        "all_answers",
+        "corrections",
+        "choose_letter",
+        "answer_markers",
+        "denied_after",
+        "grade_words",
+        "part_nouns",
+    ),
 }
 
 

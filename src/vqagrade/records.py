@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .contract import FieldMap, Method
-from .kinds import QuestionKind, YesNo
+from .kinds import Letter, QuestionKind, YesNo
 from .labels import Label
 
 __all__ = ["AnswerTrace", "FieldMap", "Grade", "Mention", "Method"]
@@ -34,7 +34,7 @@ class AnswerTrace(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    label: Label | YesNo | None = Field(description="None when the rules abstain")
+    label: Label | YesNo | Letter | None = Field(description="None when the rules abstain")
     rule: str = Field(description="short name of the rule that decided or abstained")
     reason: str = Field(description="one human-readable line")
     focus: str = Field(description="the part of the answer that was read (final answer)")
@@ -50,9 +50,9 @@ class Grade(BaseModel):
 
     score: float | None
     method: Method
-    gt_label: Label | YesNo | None = None
-    pred_label: Label | YesNo | None = None
-    options: tuple[str, str] | None = None
+    gt_label: Label | YesNo | Letter | None = None
+    pred_label: Label | YesNo | Letter | None = None
+    options: tuple[str, ...] | None = None
     reason: str
     question_kind: QuestionKind | None = None
     gt: AnswerTrace | None = None

@@ -35,7 +35,7 @@ FIRST_BATCH = 256
 """Rows looked at before deciding that a field is missing from the input."""
 REQUIRED = ("question", "gt", "pred")
 """The `FieldMap` roles every row needs."""
-ROLES = ("question", "gt", "pred", "id", "option_a", "option_b")
+ROLES = ("question", "gt", "pred", "id", "option_a", "option_b", "choices")
 # Names that usually mean a role, for "did you mean" when spelling alone does not tell.
 _ALIASES = {
     "question": ("question", "prompt", "query", "text", "input", "q"),
@@ -65,6 +65,7 @@ def field_map(
     id: str | None = None,
     option_a: str | None = None,
     option_b: str | None = None,
+    choices: str | None = None,
 ) -> FieldMap | None:
     """`fields` with the names given as keywords (None when nothing is given at all).
 
@@ -74,7 +75,13 @@ def field_map(
     given = {
         k: v
         for k, v in dict(
-            question=question, gt=gt, pred=pred, id=id, option_a=option_a, option_b=option_b
+            question=question,
+            gt=gt,
+            pred=pred,
+            id=id,
+            option_a=option_a,
+            option_b=option_b,
+            choices=choices,
         ).items()
         if v is not None
     }

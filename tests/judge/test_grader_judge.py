@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from openai_server import OpenAIServer, Reply
+from openai_server import OpenAIServer, Recorded, Reply
 from typer.testing import CliRunner
 
 from vqagrade import Grader, JudgeConfig
@@ -22,9 +22,16 @@ ROWS = [HEDGE, RULE, OPEN, MANY]
 runner = CliRunner()
 
 
+def _half_or_b(rec: Recorded) -> Reply:
+    # The two-option prompt gets 0.5; the multiple-choice prompt (003) gets the letter B.
+    if "Decide which one option the answer chooses" in rec.user_text:
+        return Reply(content='{ "choice": "B" }')
+    return Reply(content="{ score: 0.5 }")
+
+
 @pytest.fixture
 def half() -> OpenAIServer:
-    with OpenAIServer(default=lambda rec: Reply(content="{ score: 0.5 }")) as s:
+    with OpenAIServer(default=_half_or_b) as s:
         yield s
 
 
@@ -39,7 +46,9 @@ def test_grader_takes_a_judge_config(half: OpenAIServer, tmp_path: Path) -> None
     with Grader(judge=config) as grader:
         rows = list(grader.grade_rows(ROWS))
         g = grader.grade(HEDGE["question"], HEDGE["gt"], HEDGE["pred"])
-    assert [r["method"] for r in rows] == ["llm", "rule", "unresolved", "unresolved"]
+    # The three-option question is a multiple-choice one, settled by the rules.
+    assert [r["method"] for r in rows] == ["llm", "rule", "unresolved", "rule"]
+    assert rows[3]["question_kind"] == "multiple_choice"
     assert rows[0]["score"] == 0.5 and "rules: pred abstains: hedge" in rows[0]["reason"]
     assert g.method.value == "llm" and g.score == 0.5 and g.judge is not None
     assert len(half.requests) == 1  # the second ask of the same row is a cache hit
@@ -67,6 +76,7 @@ def test_not_close_ended_rows_go_to_the_judge_only_with_judge_all(
     with Grader(judge=config, judge_all=True) as grader:
         rows = list(grader.grade_rows([OPEN, MANY]))
     assert [r["method"] for r in rows] == ["llm", "llm"]
+    assert rows[1]["judge_prompt"] == "multiple_choice" and rows[1]["score"] == 1.0
 
 
 def test_the_plan_and_its_cost_from_python(half: OpenAIServer, tmp_path: Path) -> None:
@@ -94,7 +104,7 @@ def test_cli_judges_only_close_ended_rows(half: OpenAIServer, tmp_path: Path) ->
     code, err, out = _cli(tmp_path, half.base_url)
     assert code == 0, err
     rows = [json.loads(x) for x in out.read_text().splitlines()]
-    assert [r["method"] for r in rows] == ["llm", "rule", "unresolved", "unresolved"]
+    assert [r["method"] for r in rows] == ["llm", "rule", "unresolved", "rule"]
     assert rows[2]["reason"].startswith("not a two-option question")
     assert len(half.requests) == 1
     assert "judge: 1 calls" in err and "errors 0" in err and "{" not in err

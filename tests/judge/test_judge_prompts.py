@@ -110,7 +110,8 @@ def test_prompts_load_from_a_wheel_layout(tmp_path: Path) -> None:
     shutil.copytree(REPO_PROMPTS, site / "vqagrade" / "_data" / "prompts")
     code = (
         "import vqagrade.judge.prompts as p; "
-        "print(p.prompts_dir()); print(sorted(p.load_prompt(n.value).source for n in p.PromptName))"
+        "print(p.prompts_dir()); print(sorted([p.load_choice_prompt().source, "
+        "*(p.load_prompt(n.value).source for n in p.PromptName)]))"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     out = subprocess.run(

@@ -17,6 +17,13 @@ PredField = Annotated[str, typer.Option(help="Field holding the prediction.")]
 IdField = Annotated[str, typer.Option(help="Field holding the row id.")]
 OptionAField = Annotated[str, typer.Option(help="Field with explicit option A.")]
 OptionBField = Annotated[str, typer.Option(help="Field with explicit option B.")]
+ChoicesField = Annotated[
+    str,
+    typer.Option(
+        help="Field with multiple-choice options: a list in letter order, a dict letter -> "
+        "text, or a JSON list (CSV); without it, columns A, B, C, ... are read."
+    ),
+]
 
 InFormat = Annotated[
     Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
@@ -27,7 +34,8 @@ FieldSpecs = Annotated[
     typer.Option(
         "--map",
         help="Input field = role, comma-separated or repeated: --map answer=gt "
-        "--map model_output=pred (roles: question, gt, pred, id, option_a, option_b).",
+        "--map model_output=pred (roles: question, gt, pred, id, option_a, option_b, "
+        "choices).",
     ),
 ]
 GroupBy = Annotated[
@@ -63,6 +71,7 @@ def field_map(
     option_a: str,
     option_b: str,
     specs: list[str] | None = None,
+    choices: str = "choices",
 ) -> FieldMap:
     """The input field names given on the command line (--map wins over --X-field).
 
@@ -73,7 +82,13 @@ def field_map(
     from ..schema import parse_map
 
     fields = FieldMap(
-        question=question, gt=gt, pred=pred, id=id, option_a=option_a, option_b=option_b
+        question=question,
+        gt=gt,
+        pred=pred,
+        id=id,
+        option_a=option_a,
+        option_b=option_b,
+        choices=choices,
     )
     return parse_map(specs or [], fields)
 

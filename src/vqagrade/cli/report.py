@@ -8,6 +8,7 @@ import typer
 
 from .app import app, command
 from .options import (
+    ChoicesField,
     FieldSpecs,
     GroupBy,
     GtField,
@@ -49,6 +50,7 @@ def report(
     id_field: IdField = "id",
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
+    choices_field: ChoicesField = "choices",
     fields_map: FieldSpecs = None,
     group_by: GroupBy = None,
     lexicon: Lexicons = None,
@@ -77,6 +79,7 @@ def report(
         option_a_field,
         option_b_field,
         fields_map if audit is None else None,
+        choices=choices_field,
     )
     done = report_file(spec)
     typer.echo(f"wrote {done.output} ({done.what})", err=True)

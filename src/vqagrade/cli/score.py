@@ -10,6 +10,7 @@ import typer
 from ..modes import Engine, JUnitMode, PromptChoice, Task
 from .app import app, command, fail
 from .options import (
+    ChoicesField,
     FieldSpecs,
     GroupBy,
     GtField,
@@ -51,6 +52,7 @@ def score(
     id_field: IdField = "id",
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
+    choices_field: ChoicesField = "choices",
     fields_map: FieldSpecs = None,
     group_by: GroupBy = None,
     lexicon: Lexicons = None,
@@ -181,7 +183,8 @@ def score(
     kinds: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
-            help="Question kinds to grade, comma-separated (two_option,yes_no); "
+            help="Question kinds to grade, comma-separated (two_option,yes_no,"
+            "multiple_choice); "
             "rows of other kinds come out unresolved. Default: every kind."
         ),
     ] = None,
@@ -244,6 +247,7 @@ def score(
             option_a_field,
             option_b_field,
             fields_map,
+            choices=choices_field,
         ),
         group_by=group_by or [],
         lexicons=lexicon or [],

@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ..errors import JudgeError
+from ..kinds import LETTERS, read_choice_judge_question
 from .cache import Cache, Entry, cache_clear, cache_key, cache_stats, default_cache_path
 from .client import (
     NO_KEY_PLACEHOLDER,
@@ -37,8 +38,15 @@ from .client import (
     resolve_base_url,
 )
 from .cost import MESSAGE_OVERHEAD_TOKENS, estimate_prompt_tokens
-from .parse import parse_score, read_reply
-from .prompts import Messages, PromptName, load_prompt, load_prompt_file
+from .parse import NONE_CHOICE, parse_score, read_choice, read_reply
+from .prompts import (
+    Messages,
+    Prompt,
+    PromptName,
+    load_choice_prompt,
+    load_prompt,
+    load_prompt_file,
+)
 from .records import JudgeConfig, JudgePlan, JudgeRequest, JudgeStats, JudgeVerdict
 from .untrusted import Redactor, clip
 
@@ -80,6 +88,7 @@ class Judge:
             if config.prompt_file is not None
             else load_prompt(config.prompt)
         )
+        self._choice_prompt: Prompt | None = None  # multiple-choice rows (loaded when seen)
         self._api_key = resolve_api_key(config.api_key_env, config.base_url)
         key = self._api_key.reveal()
         self._redactor = Redactor("" if key == NO_KEY_PLACEHOLDER else key)
@@ -99,7 +108,7 @@ class Judge:
 
     def render(self, request: JudgeRequest) -> Messages:
         """The chat messages that would be sent for ``request``."""
-        return self.prompt.render(request.question, request.gt, request.pred)
+        return self._prompt_for(request).render(request.question, request.gt, request.pred)
 
     def key(self, request: JudgeRequest) -> str:
         """The cache key of ``request`` (also its ``custom_id`` in a Batch API job)."""
@@ -212,11 +221,18 @@ class Judge:
 
     # ---- internals ----------------------------------------------------------------------
 
+    def _prompt_for(self, r: JudgeRequest) -> Prompt:
+        """The seed prompt, or the multiple-choice prompt for a multiple-choice row."""
+        if not r.question.startswith("\x1e") or read_choice_judge_question(r.question) is None:
+            return self.prompt
+        if self._choice_prompt is None:
+            self._choice_prompt = load_choice_prompt()
+        return self._choice_prompt
+
     def _key(self, r: JudgeRequest) -> str:
         c = self.config
-        return cache_key(
-            self.prompt.text, c.model, self._params, self.endpoint, r.question, r.gt, r.pred
-        )
+        text = self._prompt_for(r).text
+        return cache_key(text, c.model, self._params, self.endpoint, r.question, r.gt, r.pred)
 
     def _from_cache(self, e: Entry) -> JudgeVerdict:
         return JudgeVerdict(
@@ -244,6 +260,11 @@ class Judge:
 
     async def _ask(self, client: AsyncOpenAI, key: str, r: JudgeRequest) -> JudgeVerdict:
         cfg, stats = self.config, self.stats
+        name = self._prompt_for(r).name
+        choice = read_choice_judge_question(r.question) if name != self.prompt.name else None
+        if choice is not None and choice[2] not in LETTERS[: len(choice[1])]:
+            # The gt names none of the options: no letter to compare the judge's with.
+            return self._verdict(None, "judge_gt_no_option", None, None, 0, None, None, prompt=name)
         messages = self.render(r)
         started = time.monotonic()
         attempts = reply_failures = 0
@@ -258,7 +279,9 @@ class Judge:
             raw = None if out.content is None else clip(self._redact(out.content))
             result = self._read(out, r)
             if isinstance(result, float):
-                verdict = self._verdict(result, None, raw, out, attempts, *tokens)
+                verdict = self._verdict(
+                    result, None, raw, out, attempts, tokens[0], tokens[1], prompt=name
+                )
                 self._store(key, verdict, time.monotonic() - started)
                 return verdict
             fault = result
@@ -269,7 +292,9 @@ class Judge:
             )
             if not retry:
                 log.info("judge: %s after %d attempt(s)", fault, attempts)
-                return self._verdict(None, fault, raw, out, attempts, *tokens)
+                return self._verdict(
+                    None, fault, raw, out, attempts, tokens[0], tokens[1], prompt=name
+                )
             stats.retries += 1
             if is_reply_fault:
                 reply_failures += 1  # asked again at once: the server is fine, the reply was not
@@ -284,6 +309,14 @@ class Judge:
             return out.error
         if out.finish_reason == "length":  # cut off: whatever it says is not its answer
             return "judge_truncated"
+        choice = read_choice_judge_question(r.question) if r.question[:1] == "\x1e" else None
+        if choice is not None:
+            q, options, gt = choice
+            letters = [x.value for x in LETTERS[: len(options)]]
+            picked = read_choice(out.content, letters, (r.pred, r.gt, q, *options))
+            if picked == NONE_CHOICE:
+                return 0.0  # chooses no option: it cannot be the gt's
+            return picked if picked not in letters else (1.0 if picked == gt else 0.0)
         return read_reply(out.content, self.prompt.allowed, (r.pred, r.gt, r.question))
 
     def _store(self, key: str, v: JudgeVerdict, elapsed: float) -> None:
@@ -313,13 +346,14 @@ class Judge:
         attempts: int,
         prompt_tokens: int | None,
         completion_tokens: int | None,
+        prompt: str | None = None,
     ) -> JudgeVerdict:
         return JudgeVerdict(
             score=score,
             error=error,
             raw=raw,
             model=self.config.model,
-            prompt=self.prompt.name,
+            prompt=prompt or self.prompt.name,
             cached=False,
             attempts=attempts,
             finish_reason=out.finish_reason if out else None,

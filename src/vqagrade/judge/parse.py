@@ -113,3 +113,47 @@ def _carries_score(text: str) -> bool:
 def _bare(text: str) -> list[str]:
     m = _BARE.match(_FENCE_LANG.sub("", text))
     return [m.group("num")] if m else []
+
+
+NONE_CHOICE: Final = "none"
+_CHOICE = re.compile(
+    r"""(?<![A-Za-z])(?:choice|answer|letter|option)(?![A-Za-z])[\s"'*_]*(?:[:=]|\bis\b)"""
+    r"""[\s"'*_(\[]*(?P<letter>[A-Za-z]+)(?![A-Za-z])""",
+    re.I,
+)
+_BARE_CHOICE = re.compile(r"""^[\s`"'*(\[{]*(?P<letter>[A-Za-z]|none)[\s`"'*.)\]}]*$""", re.I)
+
+
+def read_choice(reply: str | None, letters: Collection[str], quoted: Iterable[str] = ()) -> str:
+    """The option a multiple-choice judge's reply chooses: one of `letters`, ``"none"``, or
+    the fault (``judge_unparseable``, ``judge_ambiguous``). The same rules as scores: quoted
+    copies of the row's texts that carry a choice are cut out, every choice left must agree,
+    a bare letter counts only when it is the whole reply, and only offered letters count.
+
+    Args:
+        reply: the judge's reply text, exactly as the server returned it.
+        letters: the offered letters ("A", "B", ...).
+        quoted: the row's texts (question, gt, pred); copies of them are not read.
+    """
+    if not reply:
+        return UNPARSEABLE
+    text = reply
+    forms: set[str] = set()
+    for t in quoted:
+        for v in (t, json.dumps(t, ensure_ascii=False)[1:-1], json.dumps(t)[1:-1]):
+            if v and _CHOICE.search(v):
+                forms.add(v)
+    for form in sorted(forms, key=len, reverse=True):
+        text = text.replace(form, QUOTED)
+    text = _THINK.sub(" ", text)
+    found = [m.group("letter") for m in _CHOICE.finditer(text)]
+    if not found:
+        m = _BARE_CHOICE.match(_FENCE_LANG.sub("", text))
+        found = [m.group("letter")] if m else []
+    if not found:
+        return UNPARSEABLE
+    values = {x.lower() if x.lower() == NONE_CHOICE else x.upper() for x in found}
+    if len(values) > 1:
+        return AMBIGUOUS
+    value = values.pop()
+    return value if value == NONE_CHOICE or value in letters else UNPARSEABLE

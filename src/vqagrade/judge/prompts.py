@@ -9,6 +9,9 @@ The prompt files are the user's seeds, verbatim; they are never edited, only fil
 * ``equivalence`` (``002_*.txt``): a ``system:`` and a ``user:`` part; the placeholders
   ``{{ item.input }}``, ``{{ item.reference }}``, ``{{ item.output_text }}`` take the
   question, gt and pred.
+* ``multiple_choice`` (``003_*.txt``, vqagrade's own, not a seed): one user message, the
+  prompt followed by the question, its lettered options and the answer as JSON; chosen per
+  row for multiple-choice rows (`load_choice_prompt`), never by name.
 
 A user's own prompt (``--judge-prompt-file``, `load_prompt_file`) is filled in the same ways:
 with the ``{{ item.* }}`` placeholders like ``equivalence``, else with an ``[INST] … [/INST]``
@@ -89,6 +92,8 @@ class Prompt:
 
     def render(self, question: str, gt: str, pred: str) -> Messages:
         """The chat messages that ask the judge about one row."""
+        if self.name == CHOICE_PROMPT:
+            return _render_choice(self.text, question, pred)
         if self.filling is Filling.TEMPLATE:
             return _render_equivalence(self.text, question, gt, pred)
         row = json.dumps({"question": question, "gt": gt, "pred": pred}, ensure_ascii=False)
@@ -98,6 +103,42 @@ class Prompt:
             return [{"role": "user", "content": f"{instructions}\n{row}"}]
         # The GPT prompt ends with "Input:"; the row goes on the next line.
         return [{"role": "user", "content": f"{self.text.rstrip()}\n{row}"}]
+
+
+CHOICE_PROMPT = "multiple_choice"
+"""The name of vqagrade's multiple-choice judge prompt (``003_*.txt``)."""
+_CHOICE_FILE = "003_"
+
+
+def _render_choice(text: str, question: str, pred: str) -> Messages:
+    """The row of a multiple-choice judge question (`vqagrade.kinds.choice_judge_question`):
+    the gt's letter stays out of the message, the judge only says which option `pred` picks."""
+    from ..kinds import LETTERS, read_choice_judge_question
+
+    found = read_choice_judge_question(question)
+    q, options = (found[0], found[1]) if found else (question, ())
+    lettered = {LETTERS[i].value: o for i, o in enumerate(options[: len(LETTERS)])}
+    row = json.dumps({"question": q, "options": lettered, "answer": pred}, ensure_ascii=False)
+    return [{"role": "user", "content": f"{text.rstrip()}\n{row}"}]
+
+
+def load_choice_prompt() -> Prompt:
+    """Load the multiple-choice judge prompt (``003_*.txt``); its reply is a letter, read by
+    `vqagrade.judge.parse.read_choice`, so `allowed` is empty.
+
+    Raises:
+        JudgeError: its file is missing.
+    """
+    folder = prompts_dir()
+    found = sorted(
+        f.name
+        for f in (folder.iterdir() if folder.is_dir() else ())
+        if f.name.startswith(_CHOICE_FILE) and f.name.endswith(".txt")
+    )
+    if not found:
+        raise JudgeError(f"judge prompt {CHOICE_PROMPT!r} ({_CHOICE_FILE}*.txt) not found")
+    text = folder.joinpath(found[0]).read_text(encoding="utf-8")
+    return Prompt(name=CHOICE_PROMPT, source=found[0], text=text, allowed=frozenset())
 
 
 def _render_equivalence(text: str, question: str, gt: str, pred: str) -> Messages:

@@ -8,15 +8,27 @@ compiled with mypyc with the rule modules (see the Makefile): it runs once per i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import MAX_TEXT_CHARS, InputRow, Method, field_problem, unreadable, unwrap
-from ..kinds import YES_NO_OPTIONS, QuestionKind, YesNo, judge_question, yes_no_score
+from ..kinds import (
+    YES_NO_OPTIONS,
+    Letter,
+    QuestionKind,
+    YesNo,
+    choice_judge_question,
+    choice_score,
+    judge_question,
+    yes_no_score,
+)
 from ..labels import TRUTH_TABLE, Label
 from ..lexicon import Lexicon
 from .answer import label_reading, read_answer
+from .choices import Choices, build_choices, extract_choices
+from .multiple_choice import label_choice
 from .options import NotTwoOption, Options, build_options, extract_options
 from .polar import Proposition, read_question
 from .reading import Reading
@@ -48,6 +60,9 @@ _YES_NO_REASON = "a yes/no question whose wording contains 'or'"
 NOT_CLOSE_ENDED = frozenset({"open", "multiple", "no_alternative"})
 _TWO = QuestionKind.TWO_OPTION
 _YES_NO = QuestionKind.YES_NO
+_MC = QuestionKind.MULTIPLE_CHOICE
+_COLUMNS = ("A", "B", "C", "D", "E", "F", "G", "H")
+Labels = Label | YesNo | Letter
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +71,9 @@ class Outcome:
 
     score: float | None
     method: Method
-    gt_label: Label | YesNo | None
-    pred_label: Label | YesNo | None
-    options: tuple[str, str] | None
+    gt_label: Labels | None
+    pred_label: Labels | None
+    options: tuple[str, ...] | None
     reason: str
     needs_judge: bool = False
     refusal: bool = False  # not a two-option question: no options to report
@@ -79,7 +94,7 @@ class Outcome:
             question_kind=self.kind.value if self.kind else None,
         )
 
-    def with_options(self, options: tuple[str, str]) -> Outcome:
+    def with_options(self, options: tuple[str, ...]) -> Outcome:
         """The same verdict for a question whose options read differently."""
         fields = dict(self.row_fields)
         fields["options"] = list(options)
@@ -117,11 +132,21 @@ def _put(memo: dict[Any, Any], key: Any, value: Any, size: int) -> None:
 class _Question:
     """What the grader keeps per question: its options (or why it has none) and labels."""
 
-    __slots__ = ("labels", "opts", "prop", "refused", "yn_gt_labels", "yn_labels")
+    __slots__ = (
+        "choices", "choices_read", "labels", "mc_labels", "opts", "prop", "refused", "yn_gt_labels",
+        "yn_labels",
+    )  # fmt: skip
 
-    def __init__(self, opts: Options | None, refused: Outcome | None) -> None:
+    def __init__(
+        self, opts: Options | None, refused: Outcome | None, choices: Choices | None = None
+    ) -> None:
         self.opts = opts
         self.refused = refused
+        # Multiple choice: explicit options (a column), or read from the question when it is
+        # not a two-option one (None: not read yet; see Tables.multiple_choice).
+        self.choices = choices
+        self.choices_read = choices is not None or opts is not None
+        self.mc_labels: dict[str, int] | None = None
         self.labels: dict[str, int] = {}  # text -> kind of its label
         # Read when the question turns out to be a yes/no one (see Tables.yes_no).
         self.prop: Proposition | None = None
@@ -177,11 +202,17 @@ class Tables:
         self.label_count = 0
         # A row's outcome depends only on each side's (label, reason, refusal): those "kinds"
         # are few (about 150 on a million rows), so outcomes are memoised per pair of kinds.
-        self.kinds: dict[tuple[Label | YesNo | None, str, bool], int] = {}
-        self.kind_list: list[tuple[Label | YesNo | None, str, bool]] = []
+        # Keyed with the label's type too: str enums compare by value, so Label.B and
+        # Letter.B (a two-option and a multiple-choice label) would share one number.
+        self.kinds: dict[tuple[Labels | None, str, bool, type], int] = {}
+        self.kind_list: list[tuple[Labels | None, str, bool]] = []
         self.kinds_full = False
         self.cores: dict[int, Outcome] = {}
         self.yn_cores: dict[int, Outcome] = {}
+        self.mc_cores: dict[int, Outcome] = {}
+        # The column of explicit multiple-choice options (a list, a dict letter -> text, or
+        # a JSON list); without it, VLMEvalKit's columns A, B, C, ...
+        self.choices_field = "choices"
         # Kinds: the question kinds graded (None: all); rows of other kinds are unresolved.
         self.only: frozenset[QuestionKind] | None = None
         self.excluded: dict[QuestionKind, Outcome] = {}
@@ -280,14 +311,15 @@ class Tables:
         st.labels[text] = hit
         return hit
 
-    def number(self, kind: tuple[Label | YesNo | None, str, bool]) -> int:
+    def number(self, kind: tuple[Labels | None, str, bool]) -> int:
         """The number of a label's kind, assigned on first sight."""
-        hit = self.kinds.get(kind)
+        key = (kind[0], kind[1], kind[2], type(kind[0]))
+        hit = self.kinds.get(key)
         if hit is None:
             # Full: renumbered before the next row, never in the middle of one (the
             # row's other label already holds a number).
             self.kinds_full = len(self.kind_list) + 1 >= self.max_kinds
-            hit = self.kinds[kind] = len(self.kind_list)
+            hit = self.kinds[key] = len(self.kind_list)
             self.kind_list.append(kind)
         return hit
 
@@ -297,6 +329,7 @@ class Tables:
         self.kind_list.clear()
         self.cores.clear()
         self.yn_cores.clear()
+        self.mc_cores.clear()
         self.kinds_full = False
 
     def forget_labels(self) -> None:
@@ -305,22 +338,36 @@ class Tables:
             st.labels.clear()
             st.yn_labels.clear()
             st.yn_gt_labels.clear()
+            if st.mc_labels:
+                st.mc_labels.clear()
         self.by_signature.clear()
         self.label_count = 0
         self.label_chars = 0
 
     def evaluate(
-        self, question: str, gt: str, pred: str, options: tuple[str, str] | None
+        self,
+        question: str,
+        gt: str,
+        pred: str,
+        options: tuple[str, str] | None,
+        choices: tuple[str, ...] | None = None,
     ) -> tuple[Outcome, Options | None]:
         """The outcome (without the options' wording) and the options, if it has any."""
         if self.kinds_full:
             self.renumber_kinds()
+        if choices is not None and len(choices) == 2:
+            options, choices = (choices[0], choices[1]), None
+        if choices is not None:
+            st = self.explicit_state(question, choices)
+            if st is not None:
+                return self.multiple_choice(st, gt, pred), None
         a, b = options or (None, None)
         st = self.questions.get(question if a is None else (question, a, b))
         if st is None:
             st = self.question(question, a, b)
         if st.refused is not None:
-            return self.yes_no(st, question, gt, pred, st.refused), None
+            core = self.yes_no(st, question, gt, pred, st.refused)
+            return core, None
         core = self.core(self.kind(st, gt), self.kind(st, pred))
         if core.refusal:  # the gt answers yes/no: a question about the disjunction
             return self.yes_no(st, question, gt, pred, core), None
@@ -337,7 +384,8 @@ class Tables:
                 core = self.refused(_YES_NO_REASON)
             else:
                 # Two-option kinds hold two-option labels (yes/no ones go to yn_cores).
-                assert not isinstance(g_label, YesNo) and not isinstance(p_label, YesNo)
+                assert not isinstance(g_label, (YesNo, Letter))
+                assert not isinstance(p_label, (YesNo, Letter))
                 core = self.outcome(g_label, g_reason, p_label, p_reason)
             self.cores[key] = core
         return core
@@ -369,7 +417,7 @@ class Tables:
 
     def settle(
         self, data: dict[str, Any]
-    ) -> tuple[Outcome, tuple[str, str] | None, tuple[str, str, str] | None]:
+    ) -> tuple[Outcome, tuple[str, ...] | None, tuple[str, str, str] | None]:
         """One row: (the outcome without the options' wording, the options' wording, the
         (question, gt, pred) triple or None for a malformed row). Runs once per input row.
 
@@ -397,6 +445,14 @@ class Tables:
                 problem = field_problem(name, v)
                 if problem:
                     return Outcome(None, Method.ERROR, None, None, None, problem), None, None
+        if self.choices_field in data or "C" in data:
+            texts = self.explicit_texts(data)
+            if texts is not None and len(texts) > 2:
+                mc = self.explicit_state(q, texts)
+                if mc is not None:
+                    return self.choice_result(mc, self.multiple_choice(mc, gt, pred), q, gt, pred)
+            elif texts is not None:
+                data = {**data, fa: texts[0], fb: texts[1]}
         a = b = None
         if fa in data or fb in data:  # explicit options count when both are usable text
             a, b = data.get(fa), data.get(fb)
@@ -415,6 +471,8 @@ class Tables:
         if opts is None:
             assert st.refused is not None
             core = self.yes_no(st, q, gt, pred, st.refused)
+            if core.kind is _MC:
+                return self.choice_result(st, core, q, gt, pred)
             return self.yes_no_result(core, triple)
         labels = st.labels
         g = labels.get(gt)
@@ -435,6 +493,10 @@ class Tables:
         """The outcome of a row whose question is not a two-option one: a yes/no outcome
         when the question is polar without alternatives or its gt is a bare yes/no, else
         `refused`."""
+        if not st.choices_read:
+            st.choices, st.choices_read = extract_choices(question, self.lex), True
+        if st.choices is not None and st.choices.source == "letters":
+            return self.multiple_choice(st, gt, pred)  # lettered options: never yes/no
         prop = st.prop
         if prop is None:
             prop = st.prop = read_question(question, self.lex)
@@ -442,6 +504,8 @@ class Tables:
             # "Is this T1, T2 or FLAIR?" - "T1" offers alternatives; "yes" makes it yes/no.
             early = self.read(gt).early
             if early is None or early.rule != "yes-no":
+                if st.choices is not None:
+                    return self.multiple_choice(st, gt, pred)
                 return refused
         labels = st.yn_labels
         gt_labels = st.yn_gt_labels if prop.negated else labels
@@ -473,9 +537,7 @@ class Tables:
         return hit
 
     @staticmethod
-    def yes_no_outcome(
-        g: Label | YesNo | None, g_reason: str, p: Label | YesNo | None, p_reason: str
-    ) -> Outcome:
+    def yes_no_outcome(g: Labels | None, g_reason: str, p: Labels | None, p_reason: str) -> Outcome:
         if type(g) is YesNo and type(p) is YesNo:
             reason = f"gt {g.value} ({g_reason}); pred {p.value} ({p_reason})"
             score = yes_no_score(g, p)
@@ -491,12 +553,122 @@ class Tables:
     @staticmethod
     def yes_no_result(
         core: Outcome, triple: tuple[str, str, str]
-    ) -> tuple[Outcome, tuple[str, str] | None, tuple[str, str, str] | None]:
+    ) -> tuple[Outcome, tuple[str, ...] | None, tuple[str, str, str] | None]:
         if core.kind is not _YES_NO:
             return core, None, triple
         # The judge is given the two options of a yes/no question.
         q, gt, pred = triple
         return core, YES_NO_OPTIONS, (judge_question(q), gt, pred)
+
+    # -- multiple choice (choices, multiple_choice) ---------------------------------------
+    def explicit_texts(self, data: dict[str, Any]) -> list[str] | None:
+        """Explicit options of a row: the choices column, else columns A, B, C, ..."""
+        value = data.get(self.choices_field)
+        if isinstance(value, str) and value.lstrip().startswith("["):
+            try:
+                value = json.loads(value)  # a CSV cell holds the list as JSON
+            except ValueError:
+                return None
+        texts: list[str] = []
+        if isinstance(value, list):
+            texts = [v for v in value if isinstance(v, str)]
+            if len(texts) != len(value):
+                return None
+        elif isinstance(value, dict):
+            for letter in _COLUMNS[: len(value)]:
+                v = value.get(letter, value.get(letter.lower()))
+                if not isinstance(v, str):
+                    return None
+                texts.append(v)
+        elif value is None and "C" in data:
+            for letter in _COLUMNS:
+                v = data.get(letter)
+                if not isinstance(v, str) or not v.strip():
+                    break  # VLMEvalKit leaves the unused columns empty (NaN)
+                texts.append(v)
+        else:
+            return None
+        if len(texts) < 2 or not all(t.strip() for t in texts):
+            return None
+        return texts
+
+    def explicit_state(self, question: str, texts: list[str] | tuple[str, ...]) -> _Question | None:
+        """The memoised state of a question with explicit options (None: not 3 to 8)."""
+        key = (question, tuple(texts))
+        st = self.questions.get(key)
+        if st is None:
+            ch = build_choices(list(texts), self.lex, question=question)
+            if ch is None:
+                return None
+            st = self.remember(key, _Question(None, None, ch))
+        return st
+
+    def choices_of(self, question: str, texts: tuple[str, ...] | None = None) -> Choices | None:
+        """The multiple-choice options of a question (explicit ones win), if it has any."""
+        if texts is not None and len(texts) > 2:
+            st = self.explicit_state(question, texts)
+            return st.choices if st is not None else None
+        st = self.questions.get(question)
+        if st is None:
+            st = self.question(question, None, None)
+        if not st.choices_read:
+            st.choices, st.choices_read = extract_choices(question, self.lex), True
+        return st.choices
+
+    def multiple_choice(self, st: _Question, gt: str, pred: str) -> Outcome:
+        """The outcome of a multiple-choice row: each answer's letter, 1 if equal."""
+        ch = st.choices
+        assert ch is not None
+        labels = st.mc_labels
+        if labels is None:
+            labels = st.mc_labels = {}
+        g = labels.get(gt)
+        if g is None:
+            g = self.mc_kind(ch, gt, labels)
+        p = labels.get(pred)
+        if p is None:
+            p = self.mc_kind(ch, pred, labels)
+        key = g * _KEY_BASE + p
+        core = self.mc_cores.get(key)
+        if core is None:
+            g_label, g_reason, _ = self.kind_list[g]
+            p_label, p_reason, _ = self.kind_list[p]
+            core = self.mc_cores[key] = self.choice_outcome(g_label, g_reason, p_label, p_reason)
+        return self.allowed(core)
+
+    def mc_kind(self, ch: Choices, text: str, labels: dict[str, int]) -> int:
+        verdict = label_choice(text, self.read(text), ch, self.lex)
+        hit = self.number((verdict.label, verdict.reason, False))
+        if self.label_count >= self.label_cap:
+            self.forget_labels()
+        self.label_count += 1
+        labels[text] = hit
+        return hit
+
+    @staticmethod
+    def choice_outcome(g: Labels | None, g_reason: str, p: Labels | None, p_reason: str) -> Outcome:
+        if type(g) is Letter and type(p) is Letter:
+            reason = f"gt {g.value} ({g_reason}); pred {p.value} ({p_reason})"
+            return Outcome(choice_score(g, p), Method.RULE, g, p, None, reason, kind=_MC)
+        parts = []
+        if g is None:
+            parts.append(f"gt abstains: {g_reason}")
+        if p is None:
+            parts.append(f"pred abstains: {p_reason}")
+        # A gt that names no option cannot be compared with any letter: no judge either.
+        needs = g is not None
+        return Outcome(None, Method.UNRESOLVED, g, p, None, "; ".join(parts), needs, kind=_MC)
+
+    @staticmethod
+    def choice_result(
+        st: _Question, core: Outcome, q: str, gt: str, pred: str
+    ) -> tuple[Outcome, tuple[str, ...] | None, tuple[str, str, str] | None]:
+        if core.kind is not _MC:  # not graded in this run
+            return core, None, (q, gt, pred)
+        assert st.choices is not None
+        texts = st.choices.texts
+        letter = core.gt_label.value if core.gt_label is not None else ""
+        return core, texts, (choice_judge_question(q, texts, letter), gt, pred)
 
     def allowed(self, core: Outcome) -> Outcome:
         """`core`, or an unresolved outcome when its kind is not among those graded."""
@@ -522,5 +694,5 @@ class Tables:
             core, texts, _ = self.settle(data)
             out_row = {**data, **core.row_fields}
             if texts is not None:
-                out_row["options"] = [texts[0], texts[1]]  # rows never share a mutable list
+                out_row["options"] = list(texts)  # rows never share a mutable list
             yield out_row

@@ -22,6 +22,8 @@ _QTOK = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*|[?.,;:!()\[\]]")
 _PUNCT = frozenset("?.,;:!()[]")
 _SENTENCE_END = frozenset("?;!")
 _CONJ = frozenset({"or", "vs", "versus"})
+# A spaced dash that ends a question's stem ("Which is dilated — the right, the left, or both?").
+_DASH = re.compile(r"\s[\u2014\u2013-]\s")
 # "(A) X (B) Y", "A) X B) Y", "A. X B. Y", "A: X B: Y"
 _LETTER = re.compile(r"(?:\(([A-Da-d])\)|(?<![\w'])([A-D])[).:])\s*")
 _MAX_OPTION_WORDS = 6
@@ -141,6 +143,11 @@ def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
         return NotTwoOption("open", "an open question that merely contains 'or'")
     if (first in lex.list_starts or first_q in lex.list_starts) and stem_break is not None:
         # "How does the lesion appear, hyperdense or hypodense?" lists its options too.
+        dash = _DASH.search(q, toks[s_start].start, toks[stem_break].start)
+        if dash is not None:
+            # "Which ventricle is dilated — the right, the left, or both?": the list starts
+            # at the dash, before the first comma.
+            stem_break = max(i for i in range(s_start, stem_break) if toks[i].end <= dash.start())
         return _list_form(q, toks, stem_break, k, s_end, lex)
     if s_start > 0 and not any(t.text in lex.q_verbs for t in toks[s_start:s_end]):
         # "Which is more likely? Cancer or hemorrhage?"
