@@ -9,6 +9,7 @@ import typer
 
 from .app import app, command, fail
 from .options import (
+    FieldSpecs,
     GtField,
     IdField,
     InFormat,
@@ -53,6 +54,7 @@ def audit(
     id_field: IdField = "id",
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
+    fields_map: FieldSpecs = None,
     lexicon: Lexicons = None,
     in_format: InFormat = None,
 ) -> None:
@@ -63,7 +65,7 @@ def audit(
     from ..reports.audit import fail_under_agreement as gate
 
     fields = field_map(
-        question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
+        question_field, gt_field, pred_field, id_field, option_a_field, option_b_field, fields_map
     )
     grader = Grader(lexicons=lexicon_paths(lexicon), fields=fields)
     result = audit_rows(read_rows(input, in_format), judge_field, grader)
