@@ -304,3 +304,15 @@ def test_cli_remapped_fields_and_csv_with_bad_judge_cells(tmp_path: Path) -> Non
 def test_cli_missing_input_is_one_line(tmp_path: Path) -> None:
     res = runner.invoke(app, ["audit", str(tmp_path / "nope.jsonl"), "--judge-field", "j"])
     assert res.exit_code == 2 and res.stderr.startswith("vqagrade: ")
+
+
+def test_cli_map_renames_fields_as_score_does(tmp_path: Path) -> None:
+    src = tmp_path / "in.csv"
+    src.write_text(f'uid,q,answer,output,llm\n1,"{Q}",left,left,1\n2,"{Q}",left,right,1\n')
+    args = ["audit", str(src), "--judge-field", "llm", "--format", "json"]
+    res = runner.invoke(app, [*args, "--map", "q=question,answer=gt,output=pred,uid=id"])
+    assert res.exit_code == 0, res.output
+    st = json.loads(res.stdout)
+    assert (st["compared"], st["disagreements"]) == (2, 1)
+    unmapped = json.loads(runner.invoke(app, args).stdout)  # the same file, fields not found
+    assert unmapped["compared"] == 0

@@ -10,6 +10,7 @@ import typer
 from .app import app, command, fail
 from .options import (
     ChoicesField,
+    FieldSpecs,
     GtField,
     IdField,
     InFormat,
@@ -55,6 +56,7 @@ def audit(
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
     choices_field: ChoicesField = "choices",
+    fields_map: FieldSpecs = None,
     lexicon: Lexicons = None,
     in_format: InFormat = None,
 ) -> None:
@@ -71,6 +73,7 @@ def audit(
         id_field,
         option_a_field,
         option_b_field,
+        fields_map,
         choices=choices_field,
     )
     grader = Grader(lexicons=lexicon_paths(lexicon), fields=fields)
