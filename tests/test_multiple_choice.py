@@ -86,3 +86,37 @@ def test_cli_refuses_an_unknown_kind(tmp_path: Path) -> None:
     src.write_text(json.dumps({"question": Q, "gt": "B", "pred": "B"}) + "\n")
     res = CliRunner().invoke(app, ["score", str(src), "--kinds", "multiple"])
     assert res.exit_code == 2
+
+
+MC_ROWS = [
+    {"question": Q, "gt": "B", "pred": "MRI", "opts": OPTIONS},
+    {"question": Q, "gt": "B", "pred": "It is an ultrasound.", **BY_LETTER},
+    {"question": Q, "gt": "A", "pred": "Maybe CT, maybe MRI."},
+]
+
+
+def test_worker_processes_read_the_options_as_one_process_does() -> None:
+    from vqagrade.contract import FieldMap
+    from vqagrade.engines.processes import grade_parallel
+
+    fields = FieldMap(choices="opts")
+    rows = MC_ROWS * 3
+    alone = list(Grader(fields=fields).grade_rows(rows))
+    pooled = list(grade_parallel(rows, workers=2, fields=fields, chunk_rows=2))
+    assert pooled == alone
+    assert [r["question_kind"] for r in alone[:3]] == ["multiple_choice", "multiple_choice", None]
+
+
+def test_arrow_and_pandas_read_the_options_columns() -> None:
+    import pyarrow as pa
+
+    from vqagrade.engines.arrow import grade_frame, grade_table
+
+    rows = [{**r, "opts": r.get("opts"), **{k: r.get(k) for k in "ABCD"}} for r in MC_ROWS[:2]]
+    table = grade_table(pa.Table.from_pylist(rows), choices="opts")
+    assert table.column("question_kind").to_pylist() == ["multiple_choice"] * 2
+    assert table.column("gt_label").to_pylist() == ["B", "B"]
+    assert table.column("pred_label").to_pylist() == ["B", "C"]
+    assert table.column("options").to_pylist() == [OPTIONS, OPTIONS]
+    frame = grade_frame(pa.Table.from_pylist(rows).to_pandas(), choices="opts")
+    assert list(frame["pred_label"]) == ["B", "C"]

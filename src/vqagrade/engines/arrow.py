@@ -116,7 +116,7 @@ def _resolve(
 ) -> Grader:
     from ..schema import field_map
 
-    unknown = set(names or ()) - {"question", "gt", "pred", "id", "option_a", "option_b"}
+    unknown = set(names or ()) - {"question", "gt", "pred", "id", "option_a", "option_b", "choices"}
     if unknown:
         raise TypeError(f"unexpected keyword argument(s): {', '.join(sorted(unknown))}")
     fields = field_map(fields, **(names or {}))
@@ -145,8 +145,13 @@ def _grade_columns(
 
 
 def _read_fields(grader: Grader) -> tuple[str, ...]:
+    """The columns the rules read: the roles', the multiple-choice options' (the choices
+    column, VLMEvalKit's columns A, B, C, ...)."""
+    from ..kinds import LETTERS
+
     f = grader.fields
-    return tuple(dict.fromkeys((f.question, f.gt, f.pred, f.option_a, f.option_b)))
+    names = (f.question, f.gt, f.pred, f.option_a, f.option_b, f.choices)
+    return tuple(dict.fromkeys((*names, *(x.value for x in LETTERS))))
 
 
 def grade_batch(
@@ -160,7 +165,8 @@ def grade_batch(
     """Grade one record batch; returns it with the contract's columns (see the module doc).
 
     Args:
-        batch: the rows; only the question, gt, pred and option columns are read.
+        batch: the rows; only the question, gt, pred and option columns (option_a,
+            option_b, choices, A, B, C, ...) are read.
         grader: the grader to use (with a judge, unsettled rows are judged); default: a
             per-process rule grader for ``fields`` and ``lexicons``.
         fields: input column names, when they are not question/gt/pred/option_a/option_b.
@@ -275,6 +281,8 @@ def grade_frame(
     g = _resolve(grader, fields, lexicons, names)
     _check_columns(frame.columns, g, "DataFrame")
     columns = {name: _values(frame[name]) for name in _read_fields(g) if name in frame.columns}
+    if g.fields.choices in columns:  # a list column comes out of Arrow as numpy arrays
+        columns[g.fields.choices] = [_listed(v) for v in columns[g.fields.choices]]
     graded = _grade_columns(columns, len(frame), g)
     out = frame.copy()
     for name in output_columns(g.judge is not None):
@@ -285,6 +293,12 @@ def grade_frame(
 
 # The pandas dtypes of the added columns; the text ones are "string" (missing: pd.NA).
 _PANDAS_DTYPES: dict[str, Any] = {"score": "float64", "options": object, "judge_cached": "boolean"}
+
+
+def _listed(value: Any) -> Any:
+    """A numpy array (a pandas cell of a list column) as a list; anything else as it is."""
+    tolist = getattr(value, "tolist", None)
+    return tolist() if tolist is not None and not isinstance(value, (str, list, dict)) else value
 
 
 def _values(column: pd.Series) -> list[Any]:

@@ -1,12 +1,13 @@
 """Grade on every core: rows go to worker processes in chunks and come back in input order.
 
 Each worker builds its own `Grader` once (the pool's initializer), so memoisation works per
-process. Only the fields the rules read (question, gt, pred, option_a, option_b) cross the
-process boundary, both ways as small tuples and dicts: wide rows stay in the parent, which
-merges the grade into each. At most ``max_chunks`` chunks are in flight, so memory stays flat
-whatever the input size. The LLM judge stays in the parent: rows the rules cannot settle come
-back unresolved and go through `vqagrade.judge.queue.judge_concurrently`, which judges them in
-the background while the workers go on.
+process. Only the fields the rules read (question, gt, pred, option_a, option_b, and the
+multiple-choice options: the choices field or columns A, B, C, ...) cross the process
+boundary, both ways as small tuples and dicts: wide rows stay in the parent, which merges the
+grade into each. At most ``max_chunks`` chunks are in flight, so memory stays flat whatever
+the input size. The LLM judge stays in the parent: rows the rules cannot settle come back
+unresolved and go through `vqagrade.judge.queue.judge_concurrently`, which judges them in the
+background while the workers go on.
 
 ``workers=1`` is the plain in-process path (no pool, no pickling).
 """
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..contract import FieldMap, unreadable, unwrap
 from ..errors import VqagradeError
 from ..judge.queue import JudgeQueueStats, Queued, judge_concurrently, rule_items
-from ..kinds import judge_triple
+from ..kinds import LETTERS, judge_triple
 from .gc_tuning import gc_tuned, tune_for_good
 
 if TYPE_CHECKING:
@@ -239,7 +240,11 @@ def _grade_chunk(payload: _Payload, names: tuple[str, str, str, str, str]) -> _R
     assert grader is not None, "the worker was not initialised"
     out: _Result = []
     for values in payload:
-        fields, judge = grader.grade_row(dict(zip(names, values, strict=True)))
+        extra = values[5]
+        data = dict(zip(names, values[:5], strict=True))
+        if extra is not None:  # multiple-choice options: the choices field, columns A, B, ...
+            data = {**extra, **data}
+        fields, judge = grader.grade_row(data)
         out.append((fields, judge is not None))
     return out
 
@@ -289,6 +294,7 @@ def _pool_items(
     start_method: str,
 ) -> Iterator[Queued]:
     names = (fields.question, fields.gt, fields.pred, fields.option_a, fields.option_b)
+    choice_names = (fields.choices, *_COLUMNS)
     context = get_context(start_method)
     # One single-process pool per worker, so that a question's rows always reach the same one.
     pools = [
@@ -307,7 +313,7 @@ def _pool_items(
             datas = [unwrap(r) for r in rows_in]
             chunk = _Chunk(rows_in, datas)
             readable = [i for i, d in enumerate(datas) if d is not None]
-            values = [_values(datas[i], names) for i in readable]
+            values = [_values(datas[i], names, choice_names) for i in readable]
             for w, positions in enumerate(router.split([v[0] for v in values])):
                 if positions:
                     payload = [values[p] for p in positions]
@@ -334,10 +340,19 @@ def _chunks(rows: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield chunk
 
 
-def _values(data: Any, names: tuple[str, str, str, str, str]) -> tuple[Any, ...]:
-    """The fields the rules read, question first (what crosses to the worker)."""
+_COLUMNS = tuple(x.value for x in LETTERS)  # VLMEvalKit's option columns A, B, C, ...
+
+
+def _values(
+    data: Any, names: tuple[str, str, str, str, str], choice_names: tuple[str, ...]
+) -> tuple[Any, ...]:
+    """The fields the rules read, question first (what crosses to the worker), then the
+    multiple-choice options the row has (None for most rows: they have none)."""
     get = data.get
-    return (get(names[0]), get(names[1]), get(names[2]), get(names[3]), get(names[4]))
+    extra = None
+    if choice_names[0] in data or "C" in data:  # as `Tables.settle` looks for them
+        extra = {k: data[k] for k in choice_names if k in data}
+    return (get(names[0]), get(names[1]), get(names[2]), get(names[3]), get(names[4]), extra)
 
 
 def _merge(chunk: _Chunk, fields: FieldMap) -> Iterator[Queued]:
