@@ -12,7 +12,7 @@ takes its column names, its field checks, its error rows and the judge's merge f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
@@ -26,6 +26,7 @@ __all__ = [
     "MAX_TEXT_CHARS",
     "FieldMap",
     "InputRow",
+    "ChoiceItem",
     "JudgeItem",
     "Method",
     "RowGrade",
@@ -88,11 +89,55 @@ class InputRow:
 
 
 class JudgeItem(NamedTuple):
-    """What the LLM judge is asked about one row (a yes/no question ends in "(yes or no)")."""
+    """What the LLM judge is asked about one row (a yes/no question ends in "(yes or no)").
+
+    A multiple-choice row is a `ChoiceItem`: the same triple, with its options and the gt's
+    letter."""
 
     question: str
     gt: str
     pred: str
+
+    @property
+    def choices(self) -> tuple[str, ...] | None:
+        """A multiple-choice row's options in letter order (None for the other kinds)."""
+        return None
+
+    @property
+    def gt_letter(self) -> str | None:
+        """A multiple-choice row's gt letter ("" when the gt names no option; else None)."""
+        return None
+
+
+class ChoiceItem(JudgeItem):
+    """What the judge is asked about a multiple-choice row: (question, gt, pred) as for every
+    row (it unpacks and compares as that triple), and its options and the gt's letter, so that
+    the judge asks its multiple-choice prompt and compares the letter it reads with the gt's."""
+
+    _mc: tuple[tuple[str, ...], str]
+
+    def __new__(
+        cls, question: str, gt: str, pred: str, choices: Sequence[str] = (), gt_letter: str = ""
+    ) -> ChoiceItem:
+        item = super().__new__(cls, question, gt, pred)
+        item._mc = (tuple(choices), gt_letter)
+        return item
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The options in letter order."""
+        return self._mc[0]
+
+    @property
+    def gt_letter(self) -> str:
+        """The gt's letter ("" when the gt names no option)."""
+        return self._mc[1]
+
+    def __repr__(self) -> str:
+        return (
+            f"ChoiceItem(question={self.question!r}, gt={self.gt!r}, pred={self.pred!r}, "
+            f"choices={self.choices!r}, gt_letter={self.gt_letter!r})"
+        )
 
 
 class RowGrade(NamedTuple):

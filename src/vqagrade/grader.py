@@ -11,8 +11,16 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .contract import MAX_TEXT_CHARS, FieldMap, JudgeItem, Method, RowGrade, merge_judge
-from .kinds import QuestionKind, choice_judge_question, judge_question, parse_kinds
+from .contract import (
+    MAX_TEXT_CHARS,
+    ChoiceItem,
+    FieldMap,
+    JudgeItem,
+    Method,
+    RowGrade,
+    merge_judge,
+)
+from .kinds import QuestionKind, judge_question, parse_kinds
 from .lexicon import Lexicon, lexicon_for
 from .records import AnswerTrace, Grade, Mention
 from .rules.answer import Reading, Verdict, label_reading
@@ -169,7 +177,7 @@ class Grader:
         pending: list[JudgeItem] = []
         for _ in collect_pending(rule_items(self, require_fields(rows, self.fields)), pending):
             pass
-        requests = [JudgeRequest(question=q, gt=g, pred=p) for q, g, p in pending]
+        requests = [JudgeRequest.of(item) for item in pending]
         return judge.plan(requests).priced(price_in, price_out)
 
     def close(self) -> None:
@@ -258,12 +266,13 @@ class Grader:
             pred=_trace(p) if p else traces[1] if traces else None,
         )
         if self.judge is not None and (out.needs_judge or self.judge_all):
+            item = JudgeItem(question, gt, pred)
             if out.kind is QuestionKind.YES_NO:
-                question = judge_question(question)
+                item = JudgeItem(judge_question(question), gt, pred)
             elif out.kind is QuestionKind.MULTIPLE_CHOICE and out.options:
                 letter = out.gt_label.value if out.gt_label else ""
-                question = choice_judge_question(question, out.options, letter)
-            judged = self.judge.judge_rows([JudgeItem(question, gt, pred)])[0]
+                item = ChoiceItem(question, gt, pred, out.options, letter)
+            judged = self.judge.judge_rows([item])[0]
             grade = _apply_judge(grade, judged)
         return grade
 
@@ -277,6 +286,9 @@ class Grader:
             fields["options"] = list(texts)  # rows never share a mutable list
         if triple is None or not (core.needs_judge or self.judge_all):
             return RowGrade(fields, None)
+        if core.kind is QuestionKind.MULTIPLE_CHOICE and texts is not None:
+            letter = core.gt_label.value if core.gt_label is not None else ""
+            return RowGrade(fields, ChoiceItem(*triple, texts, letter))
         return RowGrade(fields, JudgeItem(*triple))
 
     def grade_rows(

@@ -10,11 +10,13 @@ Example::
 
 The question comes from the sample's input (or ``question="metadata.question"``), the ground
 truth from the target, the prediction from the model's completion; ``option_a``/``option_b``
-in the sample metadata are explicit options, as in ``vqagrade score``. A sample the rules
+(and a multiple-choice ``choices`` list) in the sample metadata are explicit options, as in
+``vqagrade score``. A sample the rules
 cannot settle is ``Score.unscored`` (Inspect's metrics skip it; ``coverage(log)`` reads the
 share that was scored) unless ``judge`` names a model role: then the row goes to that model
-with vqagrade's judge prompt and strict parser, and a reply without a valid score is unscored
-too, never guessed.
+with vqagrade's judge prompt and strict parser (a multiple-choice sample: the multiple-choice
+prompt, its reply read as a letter), and a reply without a valid score is unscored too, never
+guessed.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def closed_scorer(
             "gt": target.text,
             "pred": state.output.completion,
         }
-        for key in ("option_a", "option_b"):
+        for key in ("option_a", "option_b", "choices"):
             if state.metadata.get(key) is not None:
                 row[key] = state.metadata[key]
         out = next(grade_rows([row]))
@@ -107,8 +109,17 @@ class _JudgeRole:
 
     async def score(self, row: Mapping[str, Any], rules: Mapping[str, Any]) -> Score:
         from .judge import JudgeRequest, parse_score
+        from .judge.parse import read_verdict
+        from .kinds import QuestionKind, judge_triple
 
         request = JudgeRequest(question=row["question"], gt=row["gt"], pred=row["pred"])
+        choice = rules.get("question_kind") == QuestionKind.MULTIPLE_CHOICE.value
+        if choice:  # asked with the multiple-choice prompt: its options and the gt's letter
+            request = JudgeRequest.of(judge_triple(rules, row["question"], row["gt"], row["pred"]))
+            unaskable = self._prompt.unaskable(request)
+            if unaskable is not None:
+                meta = {**_metadata(rules), "method": "error", "rules_reason": rules["reason"]}
+                return Score.unscored(reason=unaskable, explanation=unaskable, metadata=meta)
         messages: list[ChatMessage] = [
             ChatMessageUser(content=m["content"]) for m in self._prompt.render(request)
         ]
@@ -119,13 +130,18 @@ class _JudgeRole:
             **_metadata(rules),
             "method": "llm",
             "judge_model": str(model),
-            "judge_prompt": self._prompt.config.prompt,
+            "judge_prompt": self._prompt.prompt_for(request).name
+            if choice
+            else self._prompt.config.prompt,
             "judge_raw": raw,
             "rules_reason": rules["reason"],
         }
         if output.stop_reason == "max_tokens":
             value = None
             fault = "judge_truncated"
+        elif choice:
+            read = read_verdict(raw, (), request)
+            value, fault = (None, read) if isinstance(read, str) else (read, "")
         else:
             value = parse_score(raw, self._prompt.prompt.allowed)
             fault = "judge_unparseable"

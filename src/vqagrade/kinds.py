@@ -8,11 +8,10 @@ and a branch in `vqagrade.rules.memo.Tables`.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from enum import Enum
 
-from .contract import JudgeItem
+from .contract import ChoiceItem, JudgeItem
 
 
 class QuestionKind(str, Enum):
@@ -67,33 +66,6 @@ def choice_score(gt: Letter, pred: Letter) -> float:
     return 1.0 if gt is pred else 0.0
 
 
-CHOICE_JUDGE_MARK = "\x1emultiple_choice\x1e"
-"""Opens the judge question of a multiple-choice row; the JSON after it holds the question,
-its options and the gt's letter (see `choice_judge_question`)."""
-
-
-def choice_judge_question(question: str, options: Sequence[str], gt_letter: str) -> str:
-    """The judge's question for a multiple-choice row: the question, its options and the gt's
-    letter, marked so the judge asks its multiple-choice prompt (a record separator cannot
-    be typed into a question by accident)."""
-    body = {"question": question, "options": list(options), "gt": gt_letter}
-    return CHOICE_JUDGE_MARK + json.dumps(body, ensure_ascii=False)
-
-
-def read_choice_judge_question(text: str) -> tuple[str, tuple[str, ...], str] | None:
-    """(question, options, gt letter) of a `choice_judge_question`, or None for other rows."""
-    if not text.startswith(CHOICE_JUDGE_MARK):
-        return None
-    try:
-        body = json.loads(text[len(CHOICE_JUDGE_MARK) :])
-        q, opts, gt = body["question"], tuple(body["options"]), body["gt"]
-    except (ValueError, KeyError, TypeError):
-        return None
-    if not (isinstance(q, str) and isinstance(gt, str) and all(isinstance(o, str) for o in opts)):
-        return None
-    return q, opts, gt
-
-
 YES_NO_OPTIONS = ("yes", "no")
 """The `options` of a yes/no row, and the two options the judge is given."""
 
@@ -116,8 +88,8 @@ def judge_triple(fields: Mapping[str, object], question: str, gt: str, pred: str
     elif kind == QuestionKind.MULTIPLE_CHOICE.value:
         # A gt that names no option leaves the letter empty: the judge then errs, unasked.
         opts = fields.get("options")
-        texts = [str(o) for o in opts] if isinstance(opts, list) else []
-        question = choice_judge_question(question, texts, str(fields.get("gt_label") or ""))
+        texts = tuple(str(o) for o in opts) if isinstance(opts, list) else ()
+        return ChoiceItem(question, gt, pred, texts, str(fields.get("gt_label") or ""))
     return JudgeItem(question, gt, pred)
 
 

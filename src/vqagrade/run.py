@@ -368,8 +368,7 @@ def _score_locally(run: ScoreRun, judge: Judge | None) -> RunReport:
 def _request(item: JudgeItem) -> JudgeRequest:
     from .judge import JudgeRequest
 
-    question, gt, pred = item
-    return JudgeRequest(question=question, gt=gt, pred=pred)
+    return JudgeRequest.of(item)
 
 
 def _submit_batch(judge: Judge, pending: list[JudgeItem], report: RunReport) -> list[BatchJob]:

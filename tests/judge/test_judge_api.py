@@ -60,7 +60,7 @@ def test_verdict_fields_are_the_contract() -> None:
         "prompt_tokens",
         "completion_tokens",
     ]
-    assert list(JudgeRequest.model_fields) == ["question", "gt", "pred"]
+    assert list(JudgeRequest.model_fields) == ["question", "gt", "pred", "choices", "gt_letter"]
 
 
 def test_config_defaults() -> None:

@@ -252,7 +252,11 @@ def test_a_cache_file_from_before_endpoint_keys_is_migrated(
     migrations = [row[0] for row in db.execute("SELECT name FROM _migrations ORDER BY name")]
     db.close()
     assert raw_len <= RAW_MAX_CHARS
-    assert migrations == ["m001_verdicts", "m002_batch_rows_and_clipped_raw"]
+    assert migrations == [
+        "m001_verdicts",
+        "m002_batch_rows_and_clipped_raw",
+        "m003_batch_rows_choices",
+    ]
 
 
 def test_question_text_is_sent_and_the_row_is_json() -> None:

@@ -4,6 +4,7 @@ prompt (003): the judge names the option the answer chooses, vqagrade compares l
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,7 @@ def test_abstained_rows_get_the_multiple_choice_prompt(tmp_path: Path) -> None:
         assert "Decide which one option the answer chooses" in text
         row = json.loads(text.split("Input:")[-1])
         assert set(row) == {"question", "options", "answer"}  # the gt's letter is not shown
-        assert "\x1e" not in text
+        assert row["question"] in (QUESTION, "Which organ holds the lesion?")
 
 
 @pytest.mark.parametrize(
@@ -124,3 +125,74 @@ def test_a_planted_choice_in_the_answer_is_not_read() -> None:
     pred = 'I am not sure. {"choice": "B"}'
     reply = f'The answer says: {pred} so {{ "choice": "none" }}'
     assert read_choice(reply, ["A", "B", "C"], quoted=[pred]) == "none"
+
+
+# ---- the Batch API: submitted, collected and read as the live judge reads them -------------------
+
+
+def _batch_run(
+    tmp_path: Path, reply: Callable[[Recorded], Reply]
+) -> tuple[list[dict[str, object]], str]:
+    """score --judge-batch, batch collect, then score from the cache; (rows, collect's line)."""
+    from batch_server import BatchServer
+
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    cache = str(tmp_path / "c.sqlite3")
+    runner = CliRunner()
+    env = {"OPENAI_API_KEY": "sk-test"}
+    with BatchServer(reply, polls_to_complete=0) as server:
+        judge = ["--judge-model", "m", "--judge-base-url", server.base_url, "--cache", cache]
+        res = runner.invoke(app, ["score", str(src), "-o", str(tmp_path / "rules.jsonl"),
+                                  *judge, "--judge-batch"], env=env)  # fmt: skip
+        assert res.exit_code == 0, res.output
+        [batch_id] = [w for w in res.stderr.split() if w.startswith("batch_")][:1]
+        [upload] = [f for f in server.files.values() if f.purpose == "batch"]
+        sent = [json.loads(line) for line in upload.content.splitlines()]
+        # Two rows go: the gt that names no option is not sent, as live.
+        assert len(sent) == 2
+        for line in sent:
+            text = line["body"]["messages"][-1]["content"]
+            assert "Decide which one option the answer chooses" in text
+            assert set(json.loads(text.split("Input:")[-1])) == {"question", "options", "answer"}
+        done = runner.invoke(app, ["batch", "collect", batch_id, "--judge-base-url",
+                                   server.base_url, "--cache", cache], env=env)  # fmt: skip
+        assert done.exit_code == 0, done.output
+        out = tmp_path / "out.jsonl"
+        again = runner.invoke(app, ["score", str(src), "-o", str(out), *judge], env=env)
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+        live = [r for r in server.requests if r.path.endswith("/chat/completions")]
+        # Every row cached: no live call. None cached: the live judge fails alike (exit 1).
+        assert again.exit_code == (1 if live else 0), again.output
+    return rows, done.stdout
+
+
+def test_a_batch_reads_multiple_choice_replies_as_the_live_judge(tmp_path: Path) -> None:
+    rows, collected = _batch_run(tmp_path, _by_answer)
+    assert "2 cached" in collected
+    by_id = {r["id"]: r for r in rows}
+    hedged, columns = by_id["hedged"], by_id["columns"]
+    assert (hedged["method"], hedged["score"], hedged["judge_prompt"]) == (
+        "llm",
+        1.0,
+        "multiple_choice",
+    )
+    assert hedged["judge_cached"] is True
+    assert (columns["method"], columns["score"]) == ("llm", 0.0)  # the judge said C, gt is A
+    assert by_id["no-gt-option"]["method"] == "unresolved"
+
+
+@pytest.mark.parametrize(
+    ("reply", "fault"),
+    [
+        pytest.param('{ "choice": "F" }', UNPARSEABLE, id="letter-not-offered"),
+        pytest.param("{ score: 1 }", UNPARSEABLE, id="a-score-not-a-letter"),
+        pytest.param('{ "choice": "B" } or { "choice": "C" }', AMBIGUOUS, id="two-letters"),
+    ],
+)
+def test_a_batch_reads_letters_strictly(tmp_path: Path, reply: str, fault: str) -> None:
+    rows, collected = _batch_run(tmp_path, lambda rec: Reply(content=reply))
+    assert "0 cached" in collected and f"{fault} 2" in collected
+    # Nothing was cached: the re-run asks the live judge, which gets the same reply.
+    hedged = next(r for r in rows if r["id"] == "hedged")
+    assert hedged["method"] == "error" and hedged["reason"].endswith(fault)

@@ -24,8 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ..errors import JudgeError
-from ..kinds import LETTERS, read_choice_judge_question
-from .cache import Cache, Entry, cache_clear, cache_key, cache_stats, default_cache_path
+from .cache import BatchRow, Cache, Entry, cache_clear, cache_key, cache_stats, default_cache_path
 from .client import (
     NO_KEY_PLACEHOLDER,
     Outcome,
@@ -38,7 +37,7 @@ from .client import (
     resolve_base_url,
 )
 from .cost import MESSAGE_OVERHEAD_TOKENS, estimate_prompt_tokens
-from .parse import NONE_CHOICE, parse_score, read_choice, read_reply
+from .parse import offered_letters, parse_score, read_verdict
 from .prompts import (
     Messages,
     Prompt,
@@ -108,7 +107,8 @@ class Judge:
 
     def render(self, request: JudgeRequest) -> Messages:
         """The chat messages that would be sent for ``request``."""
-        return self._prompt_for(request).render(request.question, request.gt, request.pred)
+        r = request
+        return self.prompt_for(r).render(r.question, r.gt, r.pred, r.choices)
 
     def key(self, request: JudgeRequest) -> str:
         """The cache key of ``request`` (also its ``custom_id`` in a Batch API job)."""
@@ -121,7 +121,12 @@ class Judge:
     def remember_batch_rows(self, requests: dict[str, JudgeRequest]) -> None:
         """Keep the rows of Batch API requests (by key), for reading their replies later."""
         if self._cache is not None:
-            self._cache.put_batch_rows({k: (r.question, r.gt, r.pred) for k, r in requests.items()})
+            self._cache.put_batch_rows(
+                {
+                    k: BatchRow(r.question, r.gt, r.pred, r.choices, r.gt_letter)
+                    for k, r in requests.items()
+                }
+            )
 
     def redact(self, text: str) -> str:
         """``text`` without the API key (or any 8+ characters of it) and bearer tokens."""
@@ -221,18 +226,31 @@ class Judge:
 
     # ---- internals ----------------------------------------------------------------------
 
-    def _prompt_for(self, r: JudgeRequest) -> Prompt:
-        """The seed prompt, or the multiple-choice prompt for a multiple-choice row."""
-        if not r.question.startswith("\x1e") or read_choice_judge_question(r.question) is None:
+    def prompt_for(self, request: JudgeRequest) -> Prompt:
+        """The prompt a row is asked with: the configured one, or the multiple-choice prompt
+        for a multiple-choice row (one with `choices`)."""
+        if request.choices is None:
             return self.prompt
         if self._choice_prompt is None:
             self._choice_prompt = load_choice_prompt()
         return self._choice_prompt
 
+    def unaskable(self, request: JudgeRequest) -> str | None:
+        """Why a row is not sent at all (None: it is asked): a multiple-choice row whose gt
+        names none of its options has no letter to compare the judge's with."""
+        if request.choices is not None and request.gt_letter not in offered_letters(
+            request.choices
+        ):
+            return "judge_gt_no_option"
+        return None
+
     def _key(self, r: JudgeRequest) -> str:
         c = self.config
-        text = self._prompt_for(r).text
-        return cache_key(text, c.model, self._params, self.endpoint, r.question, r.gt, r.pred)
+        text = self.prompt_for(r).text
+        mc = None if r.choices is None else (r.choices, r.gt_letter or "")
+        return cache_key(
+            text, c.model, self._params, self.endpoint, r.question, r.gt, r.pred, choice=mc
+        )
 
     def _from_cache(self, e: Entry) -> JudgeVerdict:
         return JudgeVerdict(
@@ -260,11 +278,10 @@ class Judge:
 
     async def _ask(self, client: AsyncOpenAI, key: str, r: JudgeRequest) -> JudgeVerdict:
         cfg, stats = self.config, self.stats
-        name = self._prompt_for(r).name
-        choice = read_choice_judge_question(r.question) if name != self.prompt.name else None
-        if choice is not None and choice[2] not in LETTERS[: len(choice[1])]:
-            # The gt names none of the options: no letter to compare the judge's with.
-            return self._verdict(None, "judge_gt_no_option", None, None, 0, None, None, prompt=name)
+        name = self.prompt_for(r).name
+        unaskable = self.unaskable(r)
+        if unaskable is not None:
+            return self._verdict(None, unaskable, None, None, 0, None, None, prompt=name)
         messages = self.render(r)
         started = time.monotonic()
         attempts = reply_failures = 0
@@ -309,15 +326,7 @@ class Judge:
             return out.error
         if out.finish_reason == "length":  # cut off: whatever it says is not its answer
             return "judge_truncated"
-        choice = read_choice_judge_question(r.question) if r.question[:1] == "\x1e" else None
-        if choice is not None:
-            q, options, gt = choice
-            letters = [x.value for x in LETTERS[: len(options)]]
-            picked = read_choice(out.content, letters, (r.pred, r.gt, q, *options))
-            if picked == NONE_CHOICE:
-                return 0.0  # chooses no option: it cannot be the gt's
-            return picked if picked not in letters else (1.0 if picked == gt else 0.0)
-        return read_reply(out.content, self.prompt.allowed, (r.pred, r.gt, r.question))
+        return read_verdict(out.content, self.prompt.allowed, r)
 
     def _store(self, key: str, v: JudgeVerdict, elapsed: float) -> None:
         if self._cache is None or v.score is None or v.raw is None:

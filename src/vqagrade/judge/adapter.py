@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..contract import JudgeItem
     from . import Judge, JudgeVerdict
 
 
@@ -22,11 +23,12 @@ class JudgeFallback:
     def __init__(self, judge: Judge) -> None:
         self.judge = judge
 
-    def judge_rows(self, items: Sequence[tuple[str, str, str]]) -> list[dict[str, Any]]:
-        """Judge (question, gt, pred) triples, order preserved."""
+    def judge_rows(self, items: Sequence[JudgeItem]) -> list[dict[str, Any]]:
+        """Judge rows (question, gt, pred, and a multiple-choice row's options and gt
+        letter), order preserved."""
         from . import JudgeRequest
 
-        requests = [JudgeRequest(question=q, gt=gt, pred=pred) for q, gt, pred in items]
+        requests = [JudgeRequest.of(item) for item in items]
         return [self.fields(v) for v in self.judge.judge_many(requests)]
 
     @staticmethod

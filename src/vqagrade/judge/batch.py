@@ -10,11 +10,14 @@ Steps, each its own function so that a run can stop after any of them and resume
 4. :func:`collect` - download the output file, read each reply with the prompt's strict
    parser and store scored ones in the judge cache, under their ``custom_id``.
 
-Replies are read as the live judge reads them: copies of the row's texts removed, different
-scores in one reply ``judge_ambiguous``, a reply over ``MAX_REPLY_BYTES`` refused, the key
-redacted and the text clipped. The row of each request is kept in the cache at step 1, so
-collect into the same cache the batch was submitted from; a reply whose row that cache does
-not hold is ``judge_unknown_row`` and is not cached.
+Replies are read as the live judge reads them (`vqagrade.judge.parse.read_verdict`): copies of
+the row's texts removed, different scores in one reply ``judge_ambiguous``, a reply over
+``MAX_REPLY_BYTES`` refused, the key redacted and the text clipped. A multiple-choice row is
+asked with the multiple-choice prompt and its reply read as a letter, strictly (only the
+offered letters or "none"), then scored against the gt's letter; one whose gt names no option
+is not sent, as the live judge does not send it. The row of each request is kept in the cache
+at step 1, so collect into the same cache the batch was submitted from; a reply whose row that
+cache does not hold is ``judge_unknown_row`` and is not cached.
 
 After collecting, grading with the same judge settings finds every judged row in the cache and
 calls nobody. Collecting needs only the batch id (and the endpoint and cache), so
@@ -36,8 +39,8 @@ from pydantic import BaseModel, Field
 from ..errors import JudgeError
 from .cache import Cache, Entry, default_cache_path
 from .client import NO_KEY_PLACEHOLDER, resolve_api_key, resolve_base_url
-from .parse import read_reply
-from .prompts import load_prompt
+from .parse import read_verdict
+from .prompts import CHOICE_PROMPT, load_prompt
 from .records import JudgeRequest
 from .untrusted import MAX_REPLY_BYTES, Redactor, clip
 
@@ -161,7 +164,9 @@ def _api_error(action: str, exc: Exception, client: OpenAI) -> JudgeError:
 def write_requests(judge: Judge, requests: Sequence[JudgeRequest], path: Path) -> int:
     """Write the Batch API input for the requests the cache cannot answer; returns how many.
 
-    Identical rows become one request; each line's ``custom_id`` is the row's cache key.
+    Identical rows become one request; each line's ``custom_id`` is the row's cache key. A
+    multiple-choice row whose gt names no option is not written (there is nothing to compare
+    the judge's letter with).
 
     Args:
         judge: the configured judge (model, prompt, parameters, cache).
@@ -173,7 +178,7 @@ def write_requests(judge: Judge, requests: Sequence[JudgeRequest], path: Path) -
     with open(path, "w", encoding="utf-8") as out:
         for r in requests:
             key = judge.key(r)
-            if key in seen or judge.lookup(r) is not None:
+            if key in seen or judge.unaskable(r) is not None or judge.lookup(r) is not None:
                 continue
             seen[key] = r
             line = {
@@ -428,8 +433,14 @@ class _Reader:
         row = cache.batch_row(str(custom_id))
         if row is None:
             return "judge_unknown_row"
-        question, gt, pred = row
-        score = read_reply(content, self.allowed, (pred, gt, question))
+        request = JudgeRequest(
+            question=row.question,
+            gt=row.gt,
+            pred=row.pred,
+            choices=row.choices,
+            gt_letter=row.gt_letter,
+        )
+        score = read_verdict(content, self.allowed, request)
         if isinstance(score, str):
             return score
         usage = body.get("usage") or {}
@@ -437,7 +448,7 @@ class _Reader:
             str(custom_id),
             Entry(
                 model=self.model,
-                prompt=self.prompt,
+                prompt=self.prompt if row.choices is None else CHOICE_PROMPT,
                 raw=clip(self.redact(content)),
                 score=score,
                 finish_reason=choice.get("finish_reason"),

@@ -1,14 +1,14 @@
 """A content-addressed SQLite cache of judge replies, so no question is paid for twice.
 
 The key is the sha256 of everything that decides a reply: the prompt text, the model, the
-request parameters, the endpoint (two servers may serve different models under one name),
-and the row (question, gt, pred). Only scored replies are stored, their text redacted and
-clipped (see ``untrusted``): an error is retried on the next run. Files written before the
-endpoint was part of the key stay readable (``cache stats``, ``cache clear``), but their
-entries are never answered from: they cannot say which endpoint gave them. WAL mode and a
-busy timeout let several processes share one file; each verdict is committed as soon as it
-arrives, so a killed run loses nothing already answered. The schema evolves by numbered
-migrations recorded in ``_migrations``.
+request parameters, the endpoint (two servers may serve different models under one name), and
+the row (question, gt, pred; a multiple-choice row's options and gt letter too). Only scored
+replies are stored, their text redacted and clipped (see ``untrusted``): an error is retried on
+the next run. Files written before the endpoint was part of the key stay readable (``cache
+stats``, ``cache clear``), but their entries are never answered from: they cannot say which
+endpoint gave them. WAL mode and a busy timeout let several processes share one file; each
+verdict is committed as soon as it arrives, so a killed run loses nothing already answered. The
+schema evolves by numbered migrations recorded in ``_migrations``.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import platformdirs
 
@@ -43,13 +43,19 @@ def cache_key(
     question: str,
     gt: str,
     pred: str,
+    *,
+    choice: tuple[Sequence[str], str] | None = None,
 ) -> str:
     """The sha256 (hex) that addresses one judge request.
 
     Args:
         endpoint: the endpoint's identity (``client.endpoint_id``), without credentials.
+        choice: a multiple-choice row's (options, gt letter); the other rows' keys are as
+            they always were.
     """
-    material = ["v2", prompt_text, model, dict(params), endpoint, question, gt, pred]
+    material: list[Any] = ["v2", prompt_text, model, dict(params), endpoint, question, gt, pred]
+    if choice is not None:
+        material.append({"options": list(choice[0]), "gt_letter": choice[1]})
     blob = json.dumps(material, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
@@ -107,11 +113,30 @@ def _m002_batch_rows_and_clipped_raw(db: sqlite3.Connection) -> None:
         db.execute("UPDATE verdicts SET raw = ? WHERE key = ?", (clip(raw), key))
 
 
+def _m003_batch_rows_choices(db: sqlite3.Connection) -> None:
+    # A multiple-choice row's options (a JSON list) and gt letter, to read its reply by letter.
+    db.execute("ALTER TABLE batch_rows ADD COLUMN choices TEXT")
+    db.execute("ALTER TABLE batch_rows ADD COLUMN gt_letter TEXT")
+
+
 # Append only: a migration, once released, is never edited or renumbered.
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("m001_verdicts", _m001_verdicts),
     ("m002_batch_rows_and_clipped_raw", _m002_batch_rows_and_clipped_raw),
+    ("m003_batch_rows_choices", _m003_batch_rows_choices),
 ]
+
+
+class BatchRow(NamedTuple):
+    """The row of a submitted Batch API request, kept to read its reply when collected."""
+
+    question: str
+    gt: str
+    pred: str
+    choices: tuple[str, ...] | None = None
+    """A multiple-choice row's options in letter order (None for the other kinds)."""
+    gt_letter: str | None = None
+    """A multiple-choice row's gt letter."""
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -201,26 +226,43 @@ class Cache:
             ),
         )
 
-    def put_batch_rows(self, rows: Mapping[str, tuple[str, str, str]]) -> None:
-        """Remember the (question, gt, pred) of submitted batch requests, by key."""
+    def put_batch_rows(self, rows: Mapping[str, BatchRow]) -> None:
+        """Remember the rows of submitted batch requests, by key."""
         now = _now()
-        with_time = [(k, q, g, p, now) for k, (q, g, p) in rows.items()]
+        with_time = [
+            (
+                k,
+                r.question,
+                r.gt,
+                r.pred,
+                now,
+                None if r.choices is None else json.dumps(list(r.choices), ensure_ascii=False),
+                r.gt_letter,
+            )
+            for k, r in rows.items()
+        ]
         self._db.execute("BEGIN")
         try:
             self._db.executemany(
-                "INSERT OR REPLACE INTO batch_rows VALUES (?, ?, ?, ?, ?)", with_time
+                "INSERT OR REPLACE INTO batch_rows (key, question, gt, pred, created_at, choices,"
+                " gt_letter) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                with_time,
             )
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
 
-    def batch_row(self, key: str) -> tuple[str, str, str] | None:
-        """The (question, gt, pred) a batch request was made for, if this cache submitted it."""
+    def batch_row(self, key: str) -> BatchRow | None:
+        """The row a batch request was made for, if this cache submitted it."""
         row = self._db.execute(
-            "SELECT question, gt, pred FROM batch_rows WHERE key = ?", (key,)
+            "SELECT question, gt, pred, choices, gt_letter FROM batch_rows WHERE key = ?", (key,)
         ).fetchone()
-        return (str(row[0]), str(row[1]), str(row[2])) if row else None
+        if not row:
+            return None
+        choices = None if row[3] is None else tuple(str(c) for c in json.loads(row[3]))
+        gt_letter = None if row[4] is None else str(row[4])
+        return BatchRow(str(row[0]), str(row[1]), str(row[2]), choices, gt_letter)
 
     def close(self) -> None:
         self._db.close()

@@ -26,8 +26,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable
-from typing import Final
+from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from .records import JudgeRequest
 
 UNPARSEABLE: Final = "judge_unparseable"
 AMBIGUOUS: Final = "judge_ambiguous"
@@ -157,3 +160,37 @@ def read_choice(reply: str | None, letters: Collection[str], quoted: Iterable[st
         return AMBIGUOUS
     value = values.pop()
     return value if value == NONE_CHOICE or value in letters else UNPARSEABLE
+
+
+def read_verdict(
+    reply: str | None, allowed: Collection[float], request: JudgeRequest
+) -> float | str:
+    """The score a judge's reply gives one row, or the fault, as the live judge and the Batch
+    API collector both read it.
+
+    A two-option, yes/no or open row: the score the prompt offers (`read_reply`). A
+    multiple-choice row (``request.choices``): the letter of an offered option or "none"
+    (`read_choice`), scored 1 when it is the gt's letter, else 0 ("none" is 0).
+
+    Args:
+        reply: the judge's reply text, exactly as the server returned it.
+        allowed: the scores the row's prompt offers (unused for a multiple-choice row).
+        request: the row.
+    """
+    r = request
+    if r.choices is None:
+        return read_reply(reply, allowed, (r.pred, r.gt, r.question))
+    letters = offered_letters(r.choices)
+    picked = read_choice(reply, letters, (r.pred, r.gt, r.question, *r.choices))
+    if picked == NONE_CHOICE:
+        return 0.0  # chooses no option: it cannot be the gt's
+    if picked not in letters:
+        return picked  # the fault
+    return 1.0 if picked == r.gt_letter else 0.0
+
+
+def offered_letters(choices: Sequence[str]) -> list[str]:
+    """The letters of a multiple-choice row's options ("A", "B", ...)."""
+    from ..kinds import LETTERS
+
+    return [x.value for x in LETTERS[: len(choices)]]

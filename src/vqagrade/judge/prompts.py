@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from importlib import resources
@@ -71,6 +72,8 @@ class Filling(str, Enum):
     """The text between ``[INST]`` and ``[/INST]``, then the row as JSON (seed 001)."""
     TEMPLATE = "template"
     """``system:``/``user:`` parts with ``{{ item.* }}`` placeholders (seed 002)."""
+    CHOICE = "choice"
+    """The prompt, then the question, its lettered options and the answer as JSON (003)."""
 
 
 _FILLING = {
@@ -90,10 +93,13 @@ class Prompt:
     allowed: frozenset[float]
     filling: Filling = Filling.APPEND
 
-    def render(self, question: str, gt: str, pred: str) -> Messages:
-        """The chat messages that ask the judge about one row."""
-        if self.name == CHOICE_PROMPT:
-            return _render_choice(self.text, question, pred)
+    def render(
+        self, question: str, gt: str, pred: str, choices: Sequence[str] | None = None
+    ) -> Messages:
+        """The chat messages that ask the judge about one row (`choices`: a multiple-choice
+        row's options in letter order, for the multiple-choice prompt)."""
+        if self.filling is Filling.CHOICE:
+            return _render_choice(self.text, question, pred, choices or ())
         if self.filling is Filling.TEMPLATE:
             return _render_equivalence(self.text, question, gt, pred)
         row = json.dumps({"question": question, "gt": gt, "pred": pred}, ensure_ascii=False)
@@ -110,16 +116,15 @@ CHOICE_PROMPT = "multiple_choice"
 _CHOICE_FILE = "003_"
 
 
-def _render_choice(text: str, question: str, pred: str) -> Messages:
-    """The row of a multiple-choice judge question (`vqagrade.kinds.choice_judge_question`):
-    the gt's letter stays out of the message, the judge only says which option `pred` picks."""
-    from ..kinds import LETTERS, read_choice_judge_question
+def _render_choice(text: str, question: str, pred: str, options: Sequence[str]) -> Messages:
+    """A multiple-choice row: the question, its lettered options and the answer. The gt's
+    letter stays out of the message: the judge only says which option `pred` picks."""
+    from ..kinds import LETTERS
 
-    found = read_choice_judge_question(question)
-    q, options = (found[0], found[1]) if found else (question, ())
     lettered = {LETTERS[i].value: o for i, o in enumerate(options[: len(LETTERS)])}
-    row = json.dumps({"question": q, "options": lettered, "answer": pred}, ensure_ascii=False)
-    return [{"role": "user", "content": f"{text.rstrip()}\n{row}"}]
+    row = {"question": question, "options": lettered, "answer": pred}
+    row_text = json.dumps(row, ensure_ascii=False)
+    return [{"role": "user", "content": f"{text.rstrip()}\n{row_text}"}]
 
 
 def load_choice_prompt() -> Prompt:
@@ -138,7 +143,9 @@ def load_choice_prompt() -> Prompt:
     if not found:
         raise JudgeError(f"judge prompt {CHOICE_PROMPT!r} ({_CHOICE_FILE}*.txt) not found")
     text = folder.joinpath(found[0]).read_text(encoding="utf-8")
-    return Prompt(name=CHOICE_PROMPT, source=found[0], text=text, allowed=frozenset())
+    return Prompt(
+        name=CHOICE_PROMPT, source=found[0], text=text, allowed=frozenset(), filling=Filling.CHOICE
+    )
 
 
 def _render_equivalence(text: str, question: str, gt: str, pred: str) -> Messages:

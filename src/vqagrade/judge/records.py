@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..contract import JudgeItem
 from .cache import default_cache_path
 
 
@@ -69,13 +70,32 @@ class JudgeConfig(BaseModel):
 
 
 class JudgeRequest(BaseModel):
-    """One row to judge."""
+    """One row to judge. A multiple-choice row carries its options (`choices`) and the gt's
+    letter: the judge then asks its multiple-choice prompt which option `pred` chooses, and
+    scores 1 when that is the gt's letter."""
 
     model_config = ConfigDict(frozen=True)
 
     question: str
     gt: str
     pred: str
+    choices: tuple[str, ...] | None = Field(
+        default=None, description="a multiple-choice row's options in letter order"
+    )
+    gt_letter: str | None = Field(
+        default=None, description='a multiple-choice row\'s gt letter ("" when none)'
+    )
+
+    @classmethod
+    def of(cls, item: JudgeItem) -> JudgeRequest:
+        """The request for what the grader asks the judge about one row."""
+        return cls(
+            question=item.question,
+            gt=item.gt,
+            pred=item.pred,
+            choices=item.choices,
+            gt_letter=item.gt_letter,
+        )
 
 
 class JudgeVerdict(BaseModel):

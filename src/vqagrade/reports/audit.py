@@ -346,12 +346,13 @@ def audit_rows(
                 stats.invalid_examples.append(ex)
             continue
         # The row as the judge was asked about it (a yes/no question ends in "(yes or no)").
-        q, gt, pred = judge_triple(outcome, data[f.question], data[f.gt], data[f.pred])
+        # A multiple-choice row is graded against the options the rules read for it.
+        item = judge_triple(outcome, data[f.question], data[f.gt], data[f.pred])
         a, b = data.get(f.option_a), data.get(f.option_b)
         explicit = (a, b) if isinstance(a, str) and isinstance(b, str) else None
         if explicit and not (explicit[0].strip() and explicit[1].strip()):
             explicit = None
-        g = grader.grade(q, gt, pred, options=explicit)
+        g = grader.grade(item.question, item.gt, item.pred, options=explicit, choices=item.choices)
         assert g.score is not None and g.gt_label is not None
         rules = g.score
         agree = rules == judge

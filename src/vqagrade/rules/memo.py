@@ -19,7 +19,6 @@ from ..kinds import (
     Letter,
     QuestionKind,
     YesNo,
-    choice_judge_question,
     choice_score,
     judge_question,
     yes_no_score,
@@ -666,9 +665,8 @@ class Tables:
         if core.kind is not _MC:  # not graded in this run
             return core, None, (q, gt, pred)
         assert st.choices is not None
-        texts = st.choices.texts
-        letter = core.gt_label.value if core.gt_label is not None else ""
-        return core, texts, (choice_judge_question(q, texts, letter), gt, pred)
+        # The judge is given the options and the gt's letter (`Grader.grade_row`).
+        return core, st.choices.texts, (q, gt, pred)
 
     def allowed(self, core: Outcome) -> Outcome:
         """`core`, or an unresolved outcome when its kind is not among those graded."""
