@@ -120,3 +120,17 @@ def test_arrow_and_pandas_read_the_options_columns() -> None:
     assert table.column("options").to_pylist() == [OPTIONS, OPTIONS]
     frame = grade_frame(pa.Table.from_pylist(rows).to_pandas(), choices="opts")
     assert list(frame["pred_label"]) == ["B", "C"]
+
+
+def test_explain_shows_every_option_with_its_letter() -> None:
+    question = "Which modality is shown? A. CT B. MRI C. Ultrasound D. X-ray E. PET"
+    res = CliRunner().invoke(app, ["explain", question, "B", "It is not a CT; it is an MRI."])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert "kind: multiple_choice" in lines
+    assert "options: A = 'CT'   B = 'MRI'   C = 'Ultrasound'   D = 'X-ray'   E = 'PET'" in lines
+    assert any(line.startswith("pred: ") and "-> B" in line for line in lines)
+    explicit = ["explain", Q, "C", "an ultrasound", "--choice", "CT", "--choice", "MRI"]
+    res = CliRunner().invoke(app, [*explicit, "--choice", "Ultrasound", "--json"])
+    g = json.loads(res.stdout)
+    assert (g["options"], g["gt_label"], g["pred_label"]) == (["CT", "MRI", "Ultrasound"], "C", "C")

@@ -37,7 +37,12 @@ def render_grade(question: str, gt: str, pred: str, g: Grade) -> str:
     if g.options and g.question_kind is QuestionKind.YES_NO:
         lines.append("options: yes / no")
     elif g.options:
-        lines.append(f"options: A = {g.options[0]!r}   B = {g.options[1]!r}")
+        from ..kinds import LETTERS
+
+        # Every option with its letter: A and B of a two-option question, A, B, C, ... of a
+        # multiple-choice one.
+        lettered = zip(LETTERS, g.options, strict=False)
+        lines.append("options: " + "   ".join(f"{x.value} = {o!r}" for x, o in lettered))
     lines += _trace_lines("gt", gt, g.gt)
     lines += _trace_lines("pred", pred, g.pred)
     score = "null" if g.score is None else f"{g.score:g}"
