@@ -30,3 +30,9 @@ def test_grade_round_trip() -> None:
         vqagrade.Label.A,
     )
     assert g.options == ("left kidney", "right kidney")
+
+
+def test_multiple_choice_labels_are_exported() -> None:
+    g = vqagrade.grade("Which modality?", "B", "MRI", choices=["CT", "MRI", "PET"])
+    assert g.question_kind is vqagrade.QuestionKind.MULTIPLE_CHOICE
+    assert g.gt_label is vqagrade.Letter.B and g.pred_label is vqagrade.Letter.B

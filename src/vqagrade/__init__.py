@@ -23,6 +23,7 @@ _EXPORTS = {
     "Label": "labels",
     "QuestionKind": "kinds",
     "YesNo": "kinds",
+    "Letter": "kinds",
     "TRUTH_TABLE": "labels",
     "score": "labels",
     "Grade": "records",
@@ -60,6 +61,7 @@ __all__ = [
     "JudgeConfig",
     "JudgeError",
     "Label",
+    "Letter",
     "Lexicon",
     "LexiconError",
     "Mention",
@@ -86,7 +88,7 @@ if TYPE_CHECKING:
     from .errors import InputError, JudgeError, LexiconError, OutputError, VqagradeError
     from .grader import Grader, grade, grade_rows
     from .judge.records import JudgeConfig
-    from .kinds import QuestionKind, YesNo
+    from .kinds import Letter, QuestionKind, YesNo
     from .labels import TRUTH_TABLE, Label, score
     from .lexicon import Lexicon, load_lexicon
     from .open_task import OpenGrader
