@@ -134,3 +134,22 @@ def test_explain_shows_every_option_with_its_letter() -> None:
     res = CliRunner().invoke(app, [*explicit, "--choice", "Ultrasound", "--json"])
     g = json.loads(res.stdout)
     assert (g["options"], g["gt_label"], g["pred_label"]) == (["CT", "MRI", "Ultrasound"], "C", "C")
+
+
+def test_summary_and_report_show_the_letters_past_b(tmp_path: Path) -> None:
+    import vqagrade
+    from vqagrade.reports.html import report_from_file
+
+    rows = [
+        {"id": "1", "question": Q, "gt": "C", "pred": "Ultrasound", "choices": OPTIONS},
+        {"id": "2", "question": Q, "gt": "D", "pred": "an MRI", "choices": OPTIONS},
+    ]
+    graded = list(Grader().grade_rows(rows))
+    text = vqagrade.summarize(graded).render()
+    header = next(line for line in text.splitlines() if line.startswith("gt\\pred"))
+    assert header.split()[1:] == ["A", "B", "both", "none", "C", "D", "-"]
+    assert next(line for line in text.splitlines() if line.startswith("D ")).split()[2] == "1"
+    path = tmp_path / "graded.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in graded))
+    html, _, _ = report_from_file(str(path), None)
+    assert "<h3>multiple-choice questions</h3>" in html

@@ -189,6 +189,7 @@ def score_report_html(
     else:
         heat = '<p class="note">no labels (open-ended task, or nothing labelled)</p>'
     heat += _yes_no_heat(s.table)
+    heat += _letters_heat(s.table)
     if judge.rows:
         tokens = (
             f"{judge.prompt_tokens} prompt + {judge.completion_tokens} completion tokens"
@@ -240,6 +241,24 @@ def _yes_no_heat(table: Mapping[str, Mapping[str, int]]) -> str:
     ok = {("yes", "yes"), ("no", "no")}
     return "<h3>yes/no questions</h3>" + ch.heatmap(
         _YES_NO, _YES_NO, table, corner="gt \\ pred", notes=notes, ok=ok
+    )
+
+
+def _letters_heat(table: Mapping[str, Mapping[str, int]]) -> str:
+    """The gt x pred table of multiple-choice letters (empty when no row has a letter past B:
+    A and B alone are the two-option table's)."""
+    seen = {*table, *(p for row in table.values() for p in row)}
+    letters = "ABCDEFGH"
+    last = max((letters.index(x) for x in seen if x in letters[2:]), default=-1)
+    if last < 0:
+        return ""
+    labels = (*letters[: last + 1], "-")
+    ok = {(x, x) for x in labels[:-1]}
+    notes = {(g, p): "1" if g == p else "0" for g in labels[:-1] for p in labels[:-1]}
+    return (
+        "<h3>multiple-choice questions</h3>"
+        + ch.heatmap(labels, labels, table, corner="gt \\ pred", notes=notes, ok=ok)
+        + '<p class="note">A and B count the two-option rows too</p>'
     )
 
 

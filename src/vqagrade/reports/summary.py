@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 _LABELS = ("A", "B", "both", "none", "-")
+_MORE_LETTERS = ("C", "D", "E", "F", "G", "H")
 MISSING_GROUP = "(none)"
 """The group of a row that lacks the ``--group-by`` field."""
 
@@ -314,7 +315,13 @@ class SummaryFigures(BaseModel):
         table = self.table
         labels: tuple[str, ...] = _LABELS
         if "yes" in table or "no" in table:
-            labels = (*_LABELS[:-1], "yes", "no", "-")
+            labels = (*labels[:-1], "yes", "no", "-")
+        # Multiple-choice letters past B (A and B share the two-option rows and columns).
+        seen = {*table, *(p for row in table.values() for p in row)}
+        letters = [x for x in _MORE_LETTERS if x in seen]
+        if letters:
+            labels = (*labels[:-1], *letters, "-")
+        if labels != _LABELS:
             lines[-1] = "gt\\pred " + "".join(f"{p:>7}" for p in labels)
         for g in labels:
             row = table.get(g, {})
