@@ -122,8 +122,8 @@ class _Question:
     """What the grader keeps per question: its options (or why it has none) and labels."""
 
     __slots__ = (
-        "choices", "choices_read", "labels", "mc_labels", "opts", "prop", "refused", "yn_gt_labels",
-        "yn_labels",
+        "choices", "choices_read", "labels", "mc_judge", "mc_labels", "opts", "prop", "refused",
+        "yn_gt_labels", "yn_labels",
     )  # fmt: skip
 
     def __init__(
@@ -136,6 +136,7 @@ class _Question:
         self.choices = choices
         self.choices_read = choices is not None or opts is not None
         self.mc_labels: dict[str, int] | None = None
+        self.mc_judge: dict[str, str] | None = None  # gt letter -> the judge's question
         self.labels: dict[str, int] = {}  # text -> kind of its label
         # Read when the question turns out to be a yes/no one (see Tables.yes_no).
         self.prop: Proposition | None = None
@@ -613,7 +614,13 @@ class Tables:
         assert st.choices is not None
         texts = st.choices.texts
         letter = core.gt_label.value if core.gt_label is not None else ""
-        return core, texts, (choice_judge_question(q, texts, letter), gt, pred)
+        asked = st.mc_judge
+        if asked is None:
+            asked = st.mc_judge = {}
+        jq = asked.get(letter)
+        if jq is None:  # built once per question and gt letter
+            jq = asked[letter] = choice_judge_question(q, texts, letter)
+        return core, texts, (jq, gt, pred)
 
     def allowed(self, core: Outcome) -> Outcome:
         """`core`, or an unresolved outcome when its kind is not among those graded."""
