@@ -127,6 +127,11 @@ _NUMBERED = re.compile(
     r"^\W*(?:option|choice|answer)\s*(?:number\s*|no\.?\s*|#\s*)?([1-8])\W*$", re.I
 )
 _EARLY_KEEP = frozenset({"letter"})
+# A reasoning that goes through the options by letter ("Option B, pneumothorax, shows ...").
+_DISCUSSES = re.compile(r"\b(?:option|choice)\s+[A-H]\b|(?<![\w'-])[(\[]?[A-H][)\]:](?=\s)", re.I)
+# Substrings every correction cue holds (a cheap test before the pattern).
+_CORRECTION_HINTS = ("wait", "actual", "correct", "second", "scratch", "mean", "let me",
+                     "reflect", "rethink")  # fmt: skip
 # Sentences of a focus (a last one that commits to a letter is the answer).
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.I | re.S)
@@ -139,6 +144,7 @@ _ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, 
                  "ix": 9}  # fmt: skip
 _NUMBER = re.compile(r"^(\d{1,2})([a-c]?)$")
 _UPPER = re.compile(r"^[A-Z]{2,6}$")
+_HAS_UPPER2 = re.compile(r"[A-Z]{2}")
 _GREEK = {"\u03b1": "alpha", "\u03b2": "beta", "\u03b3": "gamma", "\u03b4": "delta"}
 _LEVEL = re.compile(r"^[ctls]\d{1,2}$")
 # A genus and a species ("Cryptococcus neoformans", "Escherichia coli").
@@ -241,6 +247,8 @@ class _Info:
     binomials: dict[tuple[str, str], str]  # ("s", "aureus") -> "staphylococcus"
     genera: frozenset[int]  # options that are a genus and a species ("Cryptococcus neoformans")
     bins: tuple[tuple[float, float, bool, bool, str], ...]  # "<1 cm", "1-2 cm", ... as ranges
+    signal: re.Pattern[str]  # any written word of an option (a cheap test before reading)
+    multi: bool  # some option is named by two words or more
 
 
 def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 0) -> ChoiceVerdict:
@@ -267,6 +275,10 @@ def _label(
     """The verdict of the final answer and the reasoning before it ("" when there is none)."""
     n = len(ch.texts)
     f = r.focus
+    if len(text) <= 12 and f == text.strip() and (r.early is None or r.early.rule == "letter"):
+        m0 = _WHOLE.match(_BOLD_MARK.sub("", f).strip())
+        if m0:  # "B", "(b)", "**C**": the common answer, read at once
+            return _letter(m0.group(1), n, f, "the answer is the letter"), ""
     voc = _vocab(lex)
     reasoning = _reasoning_of(text, f) if depth == 0 else ""
     if depth == 0:
@@ -292,7 +304,7 @@ def _label(
         f = first.strip()
         r = read_answer(f, lex)
     if tail.strip():
-        if _GOES_ON.match(tail) or _tail_letters(tail, n):
+        if _GOES_ON.match(tail) or _tail_letters(tail, n, lex.q_verbs):
             why = "the answer goes on after its final answer"
             return ChoiceVerdict(None, "goes-on", why, f), reasoning
         reasoning = (reasoning + " " + tail).strip()
@@ -550,7 +562,7 @@ def _first_line_letter(f: str) -> str | None:
     return None
 
 
-def _tail_letters(tail: str, n: int) -> bool:
+def _tail_letters(tail: str, n: int, verbs: frozenset[str]) -> bool:
     """True when the text after a final answer names a letter that it neither denies nor
     uses as the label of an option it names ("The liver (A) appears normal" is fine; "so A
     would also fit" is not)."""
@@ -561,8 +573,9 @@ def _tail_letters(tail: str, n: int) -> bool:
         k = ord(letter) - ord("A")
         if k in denied:
             continue
-        if letter == "A" and re.match(r"\s+[a-z]", t[m.end() :]):
-            continue  # "A mass is seen": the article
+        nxt = re.match(r"\s+([a-z]+)", t[m.end() :])
+        if letter == "A" and nxt and nxt.group(1) not in verbs:
+            continue  # "A mass is seen": the article (not "A would also fit")
         return True
     return False
 
@@ -591,6 +604,9 @@ def _last_sentence_letter(f: str, n: int) -> tuple[str, str] | None:
 def _after_correction(f: str, voc: _Vocab) -> str | None:
     """The text after the last self-correction ("X — no wait. ... Y"), or None when the
     answer does not correct itself."""
+    low = f.lower()
+    if not any(w in low for w in _CORRECTION_HINTS):
+        return None
     found = list(voc.correction.finditer(f))
     if not found:
         return None
@@ -600,14 +616,19 @@ def _after_correction(f: str, voc: _Vocab) -> str | None:
     return f[m.end() :].strip(" .,;:!-\u2014\u2013")
 
 
+@lru_cache(maxsize=4096)
 def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> str:
     """Why the reasoning before an answer contradicts its choice of option k, or ""."""
     info = _info(ch, lex)
     voc = _vocab(lex)
+    low = reasoning.lower()
+    if not info.signal.search(low) and not _CAPITAL_LETTER.search(reasoning):
+        if not any(w in low for w in ("determin", "say", "tell", "any of", "none of")):
+            return ""  # it names no option, letter or doubt
     fixed = _after_correction(reasoning, voc)
     if fixed is not None:
         reasoning = fixed  # what a reasoning retracted does not count
-    rr = _reread(reasoning, lex)
+    rr = _reread(_BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), reasoning), lex)
     if rr is None or not rr.words:
         return ""
     if k not in info.uncertain and voc.undecided.find(rr.words):
@@ -627,13 +648,30 @@ def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> st
         return f"the reasoning settles on option {LETTERS[min(settled_on)].value}"
     if _every_option(rx, voc) == "deny" and k != info.nothing:
         return "the reasoning denies every option"
-    own = label_choice(reasoning, read_answer(reasoning, lex), ch, lex, 1)
-    partial = any(c.startswith("partial:") for c in own.cues)
-    if own.label is not None and LETTERS.index(own.label) != k and not partial:
-        return f"the reasoning concludes option {own.label.value}"
+    said = {o for o, neg, i, _ in spans if not neg and not _hypothetical(rx, i, lex)}
+    if (
+        len(said) == 1
+        and k not in said
+        and not _DISCUSSES.search(reasoning)
+        and not lex.hedge.find(rx.words)
+        and not _other_option_words(next(iter(said)), rx, spans, ch, lex, info)
+    ):
+        # "The image shows the chest ..." before the letter of "Upper limbs".
+        return f"the reasoning concludes option {LETTERS[next(iter(said))].value}"
     if chosen and k not in chosen and len(chosen) == 1 and not denied & chosen:
         return f"the reasoning chooses option {LETTERS[next(iter(chosen))].value}"
     return ""
+
+
+def _hypothetical(r: Reading, i: int, lex: Lexicon) -> bool:
+    """True when the sentence of word i speaks of what is usual or possible ("which are
+    typically associated with conjunctivitis"), not of this image."""
+    f = r.focus
+    a = max(f.rfind(c, 0, r.starts[i]) for c in ".!?\n") + 1
+    ends = [e for e in (f.find(c, r.ends[i]) for c in ".!?\n") if e >= 0]
+    b = min(ends) if ends else len(f)
+    sentence = tuple(w for w, st in zip(r.words, r.starts, strict=True) if a <= st < b)
+    return bool(lex.conditional.find(sentence))
 
 
 def _concluded(
@@ -647,18 +685,19 @@ def _concluded(
         if neg:
             continue
         t = i
-        while t > 0 and words[t - 1] in ("a", "an", "the"):
-            t -= 1
-        for size in (1, 2, 3, 4):
-            a = t - size
-            if (
-                a >= 0
-                and voc.conclusion_cues.match_at(words, a) == words[a:t]
-                and clause_start(r, r.starts[i]) <= r.starts[a]
-                and not any(w in _NEGATORS for w in words[max(0, a - 2) : a])
-            ):
-                out.add((k, i))
-                break
+        while t > 0 and words[t - 1] in ("a", "an", "the", "those", "that", "of"):
+            t -= 1  # "consistent with those of a kidney"
+        for end in range(t, i + 1):
+            for size in (1, 2, 3, 4):
+                a = end - size
+                if (
+                    a >= 0
+                    and voc.conclusion_cues.match_at(words, a) == words[a:end]
+                    and clause_start(r, r.starts[i]) <= r.starts[a]
+                    and not any(w in _NEGATORS for w in words[max(0, a - 2) : a])
+                ):
+                    out.add((k, i))
+                    break
     return out
 
 
@@ -928,7 +967,18 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
             if _BINOMIAL.fullmatch(t) and sum(ws[:1] == ch.words[k][:1] for ws in ch.words) == 1
         ),
         _bins(ch.texts),
+        _signal(ch, unique_initials),
+        any(len(p) > 1 for p in own),
     )
+
+
+def _signal(ch: Choices, initials: dict[str, int]) -> re.Pattern[str]:
+    """A pattern that finds any written word of the options (lower case, 3 letters or
+    more, its first 4 letters: "pulmon" finds "pulmonary") or their initialisms."""
+    stems = {w.lower()[:4] for t in ch.texts for w in re.findall(r"[^\W\d_]{2,}", t)}
+    stems |= {s for s in initials if len(s) >= 3}
+    body = "|".join(sorted(re.escape(x) for x in stems)) or r"(?!x)x"
+    return re.compile(r"(?:" + body + r")")
 
 
 def _binomials(ch: Choices) -> dict[tuple[str, str], str]:
@@ -1090,7 +1140,7 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
     f = r.focus
     words, starts, ends = list(r.words), list(r.starts), list(r.ends)
     changed = False
-    if info.initialisms and not (f.isupper() and len(words) > 2):
+    if info.initialisms and _HAS_UPPER2.search(f) and not (f.isupper() and len(words) > 2):
         k = 0
         while k < len(words):
             surface = f[starts[k] : ends[k]]
@@ -1126,13 +1176,14 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
                     changed = True
                     break
             k += 1
-    for k, w in enumerate(words):
-        greek = _GREEK.get(w)
-        if greek is not None:
-            words[k] = greek  # "β-haemolysis"
-            changed = True
+    if not f.isascii():
+        for k, w in enumerate(words):
+            greek = _GREEK.get(w)
+            if greek is not None:
+                words[k] = greek  # "β-haemolysis"
+                changed = True
     k = 0
-    while k < len(words) - 1:
+    while ("'" in f or "\u2019" in f or "." in f) and k < len(words) - 1:
         gap = f[ends[k] : starts[k + 1]]
         if words[k + 1] == "s" and gap in ("'", "\u2019"):
             # "Brodie's abscess", "Crohn's": the possessive of an eponym.
@@ -1228,7 +1279,7 @@ def _spans(
         for i, j in info.phrases.find(words)
     ]
     found = [x for x in found if not _reduced_conflict(words[x[0] : x[1]], x, r, info, lex)]
-    if len(words) > 2 and any(w in lex.stopwords for w in words):
+    if info.multi and len(words) > 2 and any(w in lex.stopwords for w in words):
         found = _across_small_words(r, found, info, lex)
     taken = {t for i, j, _ in found for t in range(i, j)}
     found += [(i, j, k) for k, i, j in _grade_spans(r, info, voc, taken)]
@@ -1713,8 +1764,17 @@ def _longer_option(
     (outside the mentions it denies), or a word right before the mention that may stand
     for them ("very hypoechoic" among "Hypoechoic" / "Markedly hypoechoic")."""
     voc = _vocab(lex)
+    longer = {
+        w
+        for k in said
+        for o, ws in enumerate(ch.words)
+        if o != k and o not in said and set(ch.words[k]) < set(ws)
+        for w in ws
+    }
     present = {
-        w for i, w in enumerate(r.words) if i not in denied and _positive_at(r, i, ch, lex, voc)
+        w
+        for i, w in enumerate(r.words)
+        if w in longer and i not in denied and _positive_at(r, i, ch, lex, voc)
     }
     for k in said:
         mine = set(ch.words[k])
