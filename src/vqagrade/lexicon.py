@@ -39,6 +39,8 @@ GRAMMAR_LISTS = (
     "side_nouns",
     "comparison_filler",
     "plural_verbs",
+    "singular_verbs",
+    "finding_words",
     "concessive",
     "report_denials",
     "visibility",
@@ -66,8 +68,11 @@ _LIST_SECTIONS = {
         "yes",
         "no",
         "letter_words",
+        "also",
+        "relative_sides",
+        "equal",
     ),
-    "negation": ("before", "pseudo", "after", "after_state", "scope_end"),
+    "negation": ("before", "pseudo", "after", "after_state", "scope_end", "unassessed"),
     "complements": ("negative_prefixes",),
     "question": (
         "open_starts",
@@ -82,7 +87,14 @@ _LIST_SECTIONS = {
     ),
     "places": ("landmark", "image_frame", "patient_frame"),
     "grammar": GRAMMAR_LISTS,
-    "answer": ("role_tags", "final_markers", "conclusion_markers", "letter_prefixes"),
+    "notation": ("level_prefixes", "numbered", "roman"),
+    "answer": (
+        "role_tags",
+        "final_markers",
+        "conclusion_markers",
+        "letter_prefixes",
+        "corrections",
+    ),
 }
 
 
@@ -169,8 +181,16 @@ class Lexicon:
         spelling = {
             v.lower(): canonical.lower() for canonical, vs in raw.spelling.items() for v in vs
         }
+        notation = {
+            "level_prefixes": lists.get("notation.level_prefixes", []),
+            "numbered": lists.get("notation.numbered", []),
+            "roman": dict(r.split("=", 1) for r in lists.get("notation.roman", []) if "=" in r),
+        }
         base = Canonicalizer(
-            join_prefixes=lists.get("tokens.join_prefixes", []), no_fold=no_fold, spelling=spelling
+            join_prefixes=lists.get("tokens.join_prefixes", []),
+            no_fold=no_fold,
+            spelling=spelling,
+            **notation,  # type: ignore[arg-type]
         )
 
         def btoks(phrase: str) -> tuple[str, ...]:
@@ -181,11 +201,18 @@ class Lexicon:
             target = btoks(canonical)
             for v in variants:
                 synonyms.setdefault(btoks(v), target)
+        terms: dict[tuple[str, ...], str] = {}
         for term in raw.terms:
             # A fixed term becomes one opaque word: its parts never name an option.
             words_ = btoks(term)
             if len(words_) > 1:
-                synonyms[words_] = ("_".join(words_),)
+                terms[words_] = "_".join(words_)
+        if terms:
+            # A synonym's canonical side is joined the same way ("portal venous" -> the term
+            # "portal vein"), since canonical words are not canonicalised again.
+            synonyms = {v: _join_terms(t, terms) for v, t in synonyms.items()}
+        for words_, joined in terms.items():
+            synonyms[words_] = (joined,)
         case_sensitive = {
             v: btoks(canonical) for canonical, vs in raw.case_sensitive.items() for v in vs
         }
@@ -195,6 +222,7 @@ class Lexicon:
             case_sensitive=case_sensitive,
             no_fold=no_fold,
             spelling=spelling,
+            **notation,  # type: ignore[arg-type]
         )
         self.sources = list(raw.sources)
 
@@ -238,6 +266,10 @@ class Lexicon:
         self.neg_pseudo = phrases("negation.pseudo")
         self.neg_after = phrases("negation.after")
         self.neg_after_state = phrases("negation.after_state")
+        self.unassessed = phrases("negation.unassessed")
+        self.also = phrases("cues.also")
+        self.relative_sides = phrases("cues.relative_sides")
+        self.equal = words("cues.equal")
         self.state_words = words("question.state_predicates")
         self.scope_end = words("negation.scope_end")
         self.comparatives = PhraseSet()
@@ -285,6 +317,24 @@ class Lexicon:
         )
         self.conclusion_markers = tuple(lists.get("answer.conclusion_markers", []))
         self.letter_prefixes = frozenset(lists.get("answer.letter_prefixes", []))
+        self.corrections = tuple(lists.get("answer.corrections", []))
+
+
+def _join_terms(words: tuple[str, ...], terms: dict[tuple[str, ...], str]) -> tuple[str, ...]:
+    """`words` with every fixed term in them joined into its one word, longest first."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(len(words) - i, 1, -1):
+            joined = terms.get(words[i : i + n])
+            if joined is not None:
+                out.append(joined)
+                i += n
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return tuple(out)
 
 
 def load_lexicon(extra: Sequence[str | Path] = (), *, shipped: bool = True) -> Lexicon:
