@@ -20,10 +20,11 @@ from .mentions import (
     frame_conflict,
     option_matcher,
     qualifier_conflict,
+    unread_mention,
 )
 from .negation import negate
 from .options import Options
-from .reading import Hit, Reading, Verdict, read_answer
+from .reading import _LETTER_MARK, Hit, Reading, Verdict, read_answer
 
 __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_answer"]
 
@@ -39,6 +40,11 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     f = r.focus
     if r.letter is not None:
         rest_text = r.letter_rest or ""
+        if any(
+            (m.group(1) or m.group(2)).upper() != r.letter.value
+            for m in _LETTER_MARK.finditer(rest_text)
+        ):
+            return Verdict(None, "contradiction", "names the letters of both options", f)
         rest = label_answer(rest_text, opts, lex)
         # "A) left kidney" agrees; "A. fumigatus" is a genus, not a letter; "(A) X? (B) Y?
         # I choose (B)" quotes the options and abstains.
@@ -58,6 +64,9 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     frame = frame_conflict(r, hits, opts, lex) or qualifier_conflict(r, hits, opts, lex)
     if frame:
         return Verdict(None, "qualifier", frame, f, tuple(hits))
+    unread = unread_mention(r, hits, opts, lex)
+    if unread:
+        return Verdict(None, "unread", unread, f, tuple(hits))
     hits, confirmed = negate(r, hits, opts, lex)
     cues: list[str] = []
     if opts.predicate is not None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from .labels import Label
 from .lexicon import Lexicon
-from .options import Options
+from .options import Options, stem
 from .reading import (
     _AND,
     _COORD,
@@ -53,17 +53,24 @@ def _about_question(r: Reading, i: int, j: int, opts: Options, lex: Lexicon) -> 
     """Whether the clause around words[i:j] says something the question asks about."""
     lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
     option_words = set(opts.a.words) | set(opts.b.words)
-    rest = [
+    clause = [
         w
         for k, w in enumerate(r.words)
-        if r.starts[k] >= lo
-        and r.ends[k] <= hi
-        and w not in option_words
-        and w not in lex.both.phrases_words
-        and content_word(w, lex)
+        if r.starts[k] >= lo and r.ends[k] <= hi and w not in option_words
     ]
+    rest = [w for w in clause if w not in lex.both.phrases_words and content_word(w, lex)]
     if not rest:
-        return True
+        # "The portal vein and arteries are seen": only that they are visible.
+        return not any(w in lex.grammar["visibility"] for w in clause)
+    findings = lex.grammar["finding_words"]
+    if (
+        any(w in findings for w in rest)
+        and all(w not in opts.context and stem(w) not in opts.context for w in rest)
+        and not findings.isdisjoint(opts.context)
+    ):
+        # "Hepatosplenomegaly with a splenic infarct" to "lesion in the liver or spleen?":
+        # another finding, not the one the question asks about.
+        return False
     # Only a remark that the options are visible is not an answer ("both kidneys are
     # visible"); any other predicate is taken as the question's.
     return not all(w in lex.grammar["visibility"] for w in rest)
@@ -93,12 +100,18 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         return verdict(None, "contradiction", "the answer both affirms and denies an option")
     if both_cue and not hits:
         i, j = both_cue[0]
+        # "Adrenals: unremarkable bilaterally": a state word right before the cue.
+        state_before = opts.abnormal_question and any(
+            (p := lex.neg_after_state.match_at(words, k)) is not None and k + len(p) == i
+            for k in range(max(0, i - 3), i)
+        )
         after = range(j, min(len(words), j + _POST_WINDOW))
         denied_after = opts.abnormal_question and any(
             lex.neg_after_state.match_at(words, k) or lex.neg_after.match_at(words, k)
             for k in after
         )
-        if denied_after or any(w in _NEGATORS for w in words[max(0, i - _NEG_WINDOW) : i]):
+        negated = any(w in _NEGATORS for w in words[max(0, i - _NEG_WINDOW) : i])
+        if state_before or denied_after or negated:
             # "no effusion bilaterally", "both kidneys are normal": neither side has it.
             both_cue, none_cue = [], [*none_cue, both_cue[0]]
     if (both_cue or none_cue) and not hits:
@@ -172,6 +185,14 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             ):
                 return verdict(None, "both-mentioned", "names both options without an answer")
             return verdict(Label.BOTH, "both-and", "affirms both options ('X and Y')")
+        also = lex.also.find(words)
+        if also and not neg and not _exclusive(opts, lex):
+            first = min(h.first for h in hits)
+            last = max(h.last for h in hits)
+            if _about_question(r, first, last + 1, opts, lex):
+                cues.append("also:" + " ".join(words[also[0][0] : also[0][1]]))
+                why = "affirms both options ('X as well as Y', 'Y also')"
+                return Verdict(Label.BOTH, "both-also", why, f, t_hits, tuple(cues))
         return verdict(None, "both-mentioned", "mentions both options without choosing")
     if neg == {Label.A, Label.B}:
         return verdict(Label.NONE, "both-denied", "denies both options")

@@ -8,6 +8,7 @@ chain of thought ("Therefore, ..."); otherwise the whole answer. Leaked chat rol
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,6 +25,16 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _HAS_SENTENCE_BREAK = re.compile(r"[.!?]\s|\n")  # where _SENTENCE_SPLIT would split
 _SENTENCE_END = re.compile(r"[.!?](?<=[^\s.]{2}[.!?])(?:\s|$)")
 _MAX_BOLD_WORDS = 6
+_JSON_FENCE = re.compile(r"^```(?:json)?\s*(\{.*\})\s*```$", re.S | re.I)
+# Keys whose value is the answer itself; any other key with a yes/no value is a claim about
+# the thing it names ({"left": false, "right": true}).
+_ANSWER_KEYS = frozenset(
+    {"answer", "final_answer", "choice", "option", "label", "prediction", "result", "side"}
+)
+_TRUE = frozenset({"yes", "true", "present", "y"})
+_FALSE = frozenset({"no", "false", "absent", "none", "n"})
+# What may stand before a self-correction: a clause break, or nothing.
+_CLAUSE_OPEN = frozenset(".,;:!?\u2026\u2013\u2014-(\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +71,14 @@ def _patterns(
     return role, final, conclusion, starts
 
 
+@lru_cache(maxsize=8)
+def _corrections(lex: Lexicon) -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """A pattern for the self-correction markers and their first words (a cheap probe)."""
+    alts = [r"\W+".join(re.escape(w) for w in m.split()) for m in lex.corrections]
+    pattern = re.compile(r"\b(?:" + "|".join(alts or ["$^"]) + r")\b[\s,:;.\u2014\u2013-]*", re.I)
+    return pattern, tuple({m.split()[0].lower() for m in lex.corrections})
+
+
 def find_focus(text: str, lex: Lexicon) -> Focus:
     """The part of `text` that carries the answer.
 
@@ -67,8 +86,65 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
         text: the raw answer.
         lex: the lexicon (role tags and answer markers).
     """
+    focus = _find(text, lex)
+    return _corrected(focus, lex)
+
+
+def _corrected(focus: Focus, lex: Lexicon) -> Focus:
+    """The text after the last self-correction that opens a clause ("Left. Actually, ...")."""
+    t = focus.text
+    pattern, firsts = _corrections(lex)
+    low = t.lower()
+    if not any(w in low for w in firsts):
+        return focus
+    found = None
+    for m in pattern.finditer(t):
+        before = t[: m.start()].rstrip()
+        if m.start() > 0 and (not before or before[-1] in _CLAUSE_OPEN):
+            found = m
+    if found is None:
+        return focus
+    rest = t[found.end() :].strip()
+    return Focus(rest, "self-correction") if any(c.isalpha() for c in rest) else focus
+
+
+def _structured(t: str) -> str | None:
+    """A JSON object answer as plain text: its answer key's value, or "X and Y. no Z." from
+    yes/no values (None when `t` is not a JSON object)."""
+    m = _JSON_FENCE.match(t)
+    body = m.group(1) if m else t
+    if not (body.startswith("{") and body.endswith("}")):
+        return None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    for key, value in data.items():
+        if str(key).lower() in _ANSWER_KEYS:
+            return value if isinstance(value, str) else ""
+    yes: list[str] = []
+    no: list[str] = []
+    for key, value in data.items():
+        name = str(key).replace("_", " ")
+        flag = value.strip().lower() if isinstance(value, str) else value
+        if flag is True or flag in _TRUE:
+            yes.append(name)
+        elif flag is False or flag in _FALSE:
+            no.append(name)
+    parts = [" and ".join(yes)] if yes else []
+    parts += [f"no {n}" for n in no]
+    return ". ".join(parts)
+
+
+def _find(text: str, lex: Lexicon) -> Focus:
     role, final, conclusion, conclusion_words = _patterns(lex)
     t = text.strip()
+    if t[:1] in ("{", "`"):
+        rendered = _structured(t)
+        if rendered is not None:
+            return Focus(rendered, "structured answer")
     # Cheap character probes first: most answers have no tags, markers or bold text.
     if "<" in t:
         tags = _ANSWER_TAG.findall(t)

@@ -179,6 +179,51 @@ def qualifier_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon)
 
 
 _SENTENCE_END = re.compile(r"[.!?;\n]")
+_TERMINAL = frozenset(".!?)]*\"'")
+
+
+def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """Why the mentions cannot be read as an answer, if so: an option said not to be
+    assessed ("the left axilla was not imaged"), a side named relative to another
+    ("contralateral"), an option joined by a slash to another word ("R/LLQ"), or an echo of
+    the question that stops at option A ("Which is bigger in this image, liver")."""
+    if not hits:
+        return None
+    words, f = r.words, r.focus
+    unassessed = lex.unassessed.find(words)
+    for i, _ in unassessed:
+        for h in hits:
+            lo, hi = clause_start(r, h.start), clause_end(r, h.end)
+            if hi < len(f) and f[hi] in ":(":
+                hi = clause_end(r, hi + 1)  # "Right hemisphere: not fully included"
+            if lo <= r.starts[i] < hi:
+                return "an option is said not to be assessed"
+    if not lex.equal.isdisjoint(words) and lex.equal.isdisjoint(opts.a.words + opts.b.words):
+        return "calls the two the same"
+    if lex.relative_sides.find(words) and any(
+        "laterality" in lex.parallel.get(words[h.first], set()) for h in hits
+    ):
+        return "a side named relative to another ('contralateral')"
+    if "/" in f:
+        for h in hits:
+            before, after = f[h.start - 1 : h.start], f[h.end : h.end + 1]
+            if (before == "/" and f[h.start - 2 : h.start - 1].isalnum()) or (
+                after == "/" and f[h.end + 1 : h.end + 2].isalnum()
+            ):
+                return "an option joined to another word by a slash"
+    last = hits[-1]
+    tail = f.rstrip()
+    if (
+        last.option is Label.A
+        and last.last == len(words) - 1
+        and tail[-1:] not in _TERMINAL
+        and len(words) >= 3
+    ):
+        said = tuple(w for w in words if w not in lex.q_articles)
+        lead = opts.lead
+        if len(said) >= 3 and lead[-len(said) :] == said:
+            return "repeats the question and stops at an option"
+    return None
 
 
 def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:

@@ -37,6 +37,7 @@ def negate(
                 confirmed.add(h.option)
                 cue = None
         out.append(Hit(h.option, h.first, h.last, h.start, h.end, h.via, cue) if cue else h)
+    _carry_back(r, out, opts, lex)
     # "no pneumothorax or effusion": a denial carries over coordinated mentions.
     for k in range(1, len(out)):
         prev, cur = out[k - 1], out[k]
@@ -51,6 +52,31 @@ def negate(
                 cur.option, cur.first, cur.last, cur.start, cur.end, cur.via, prev.negation
             )
     return out, confirmed
+
+
+def _carry_back(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> None:
+    """A cue after the last item of a list denies every item: "tibia and fibula intact",
+    "the head, body and tail look unremarkable" (a singular "is ..." does not carry)."""
+    words, f = r.words, r.focus
+    for k in range(len(hits) - 1, 0, -1):
+        prev, cur = hits[k - 1], hits[k]
+        cue = cur.negation
+        if not cue or prev.negation or cue.split()[0] in lex.grammar["singular_verbs"]:
+            continue
+        if _cue_before(r, cur, lex) is not None:
+            continue  # "left intact, no right ...": a cue before names only its own mention
+        between = words[prev.last + 1 : cur.first]
+        others = [w for w in between if w not in _COORD]
+        gap = f[prev.end : cur.start]
+        if (
+            len(others) <= 2
+            and ("and" in between or "," in gap)
+            and all(c.isalpha() or c in " ,-" for c in gap)
+            and not any(w in opts.context or stem(w) in opts.context for w in others)
+        ):
+            hits[k - 1] = Hit(
+                prev.option, prev.first, prev.last, prev.start, prev.end, prev.via, cue
+            )
 
 
 def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:

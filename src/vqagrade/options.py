@@ -64,6 +64,8 @@ class Options:
     signature: tuple[object, ...] = ()
     texts: tuple[str, str] = ("", "")
     """The options' wording, A first."""
+    question_lead: tuple[str, ...] = ()
+    """The question's words up to the end of option A, articles dropped."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -83,6 +85,14 @@ class Options:
         )
         object.__setattr__(self, "signature", sig)
         object.__setattr__(self, "texts", (self.a.text, self.b.text))
+
+    @property
+    def lead(self) -> tuple[str, ...]:
+        """The question's words up to option A; reading them makes a label depend on the
+        whole question, like `context`."""
+        global CONTEXT_READS
+        CONTEXT_READS += 1
+        return self.question_lead
 
     @property
     def context(self) -> frozenset[str]:
@@ -356,7 +366,8 @@ def _restore(
         if (x_mod or not modifier_only) and not (y_mod and not x_mod):
             tail = yt[yb[n].start :]
             xt = f"{xt} {tail}"
-    return _finish(xt, yt, lex, question, source, (x[0].start, y[-1].end))
+    lead = tuple(w for w in lex.canon.words(q[: x[-1].end]) if w not in lex.q_articles)
+    return _finish(xt, yt, lex, question, source, (x[0].start, y[-1].end), lead)
 
 
 def _adjective(word: str, lex: Lexicon) -> bool:
@@ -382,6 +393,7 @@ def _finish(
     question: str,
     source: str,
     span: tuple[int, int] | tuple[()],
+    lead: tuple[str, ...] = (),
 ) -> Options | NotTwoOption:
     a_words = _content(lex.canon.words(a_text), lex)
     b_words = _content(lex.canon.words(b_text), lex)
@@ -412,6 +424,7 @@ def _finish(
         state_question=not abnormal,
         question_words=context,
         normal_question=bool({"normal", "abnormal"} & set(a_words + b_words)),
+        question_lead=lead,
     )
 
 

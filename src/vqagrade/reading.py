@@ -18,8 +18,10 @@ from .lexicon import Lexicon
 from .text import lemma_table
 
 _LETTER_ONLY = re.compile(
-    r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?\s*$", re.I
+    r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?[.!]?\s*$", re.I
 )
+# Another option's letter after a leading one: "(A) / (B)", "A) or B)" name both letters.
+_LETTER_MARK = re.compile(r"\(([AaBb])\)|(?<![\w'])([AB])[).:]")
 _LETTER_LEAD = re.compile(r"^\s*(?:\(([AaBb])\)|([AB])[).:])\s+(\S.*)$", re.S)
 # Every branch opens with a character class, so the regex engine can skip ahead to
 # candidates (a leading lookbehind is tried at every position: measured 1.4x slower).
@@ -150,6 +152,9 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
         and (words[-1] in _DANGLING or (words[-2] in _DANGLING and words[-1] in _ARTICLES))
     ):
         cut = Verdict(None, "truncated", "the answer is cut off inside a coordination", f)
+        return Reading(f, cut)
+    if tail.endswith(":"):
+        cut = Verdict(None, "truncated", "the answer stops after a heading ('X:')", f)
         return Reading(f, cut)
     if tail.endswith("?"):
         back = Verdict(None, "question", "the answer is a question back", f)
