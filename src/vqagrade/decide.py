@@ -98,6 +98,12 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         return verdict(lab, "or-not", "yes/no to an 'X or not' question")
     if aff & neg:
         return verdict(None, "contradiction", "the answer both affirms and denies an option")
+    denied = _subject_denied(r, hits, opts, lex)
+    if denied:
+        if aff:
+            why = f"denies the '{denied}' the question asks about, yet names an option"
+            return verdict(None, "contradiction", why)
+        return verdict(Label.NONE, "subject-denied", f"denies the '{denied}' outright")
     if both_cue and not hits:
         i, j = both_cue[0]
         # "Adrenals: unremarkable bilaterally": a state word right before the cue.
@@ -203,6 +209,34 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             return verdict(lab, "complement", f"denies option {denied.value}, the only other")
         return verdict(None, "denial-only", f"denies option {denied.value} without naming another")
     return verdict(None, "no-option", "names neither option")
+
+
+def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """The finding the question asks about, denied in a clause that names no option ("No
+    renal calculi are seen" to "Which kidney has a stone?")."""
+    if not opts.abnormal_question or opts.source == "or-not" or opts.complementary:
+        return None
+    findings = lex.grammar["finding_words"]
+    asked = {w for w in opts.context if w in findings}
+    if not asked:
+        return None
+    words = r.words
+    follow = lex.stopwords | lex.grammar["copula"] | lex.grammar["visibility"] | lex.q_verbs
+    for k, w in enumerate(words):
+        if w not in asked:
+            continue
+        lo, hi = clause_start(r, r.starts[k]), clause_end(r, r.ends[k])
+        if any(lo <= h.start < hi for h in hits):
+            continue  # "no fracture of the tibia": said of an option
+        if k + 1 < len(words) and r.starts[k + 1] < hi and words[k + 1] not in follow:
+            continue  # "no mass effect": another noun
+        for i in range(max(0, k - _NEG_WINDOW), k):
+            if r.starts[i] < lo or any(x in lex.scope_end for x in words[i:k]):
+                continue
+            p = lex.neg_before.match_at(words, i)
+            if p is not None and lex.neg_pseudo.match_at(words, i) is None:
+                return w
+    return None
 
 
 def _other_subject(

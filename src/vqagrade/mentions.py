@@ -50,6 +50,20 @@ def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
             phrases.update(
                 (n,) for n in lex.narrower.get(w, ()) if n not in other.words + other.key
             )
+        for w in opt.surface:
+            # "Post" to "pre- or post-contrast?", "Hypo." to "hyper- or hypointense?": a
+            # bare prefix names the option whose word differs from the other's by it.
+            for pre in lex.canon.join_prefixes:
+                rest = w[len(pre) :]
+                if (
+                    w.startswith(pre)
+                    and len(rest) > 2
+                    and any(
+                        o != w and o.endswith(rest) and o[: -len(rest)] in lex.canon.join_prefixes
+                        for o in other.surface
+                    )
+                ):
+                    phrases.add((pre,))
         if opts.source == "or-not" and label is Label.A:
             # "Is a nodule present or not?": every word of X names A; B is X denied.
             phrases.update((w,) for w in opt.words if w not in lex.generic)

@@ -229,7 +229,25 @@ def _list_form(
         return NotTwoOption("unparsed", "could not read two options from the question")
     x, y = items
     stem = q[: toks[stem_end].start] if stem_end >= 0 else ""
+    noun = _which_noun(toks, stem_end, lex)
+    if noun and len(x) == 1 and len(y) == 1:
+        # "Which ventricle is dilated, the left or the right?": bare sides after a noun they
+        # form a fixed term with are options "left ventricle" / "right ventricle".
+        xn, yn = f"{x[0].text} {noun}", f"{y[0].text} {noun}"
+        known = lex.known_phrases
+        if tuple(lex.canon.words(xn)) != tuple(xn.split()) and all(
+            tuple(t.text for t in lex.canon.base(n)) in known for n in (xn, yn)
+        ):
+            return _finish(xn, yn, lex, stem, "list", (x[0].start, y[-1].end))
     return _restore(q, x, y, lex, stem, "list", modifier_only=True, trim=False)
+
+
+def _which_noun(toks: list[Tok], stem_end: int, lex: Lexicon) -> str | None:
+    """The noun right after a leading "which" ("Which ventricle is ..."), if any."""
+    if stem_end < 2 or toks[0].text != "which":
+        return None
+    noun = toks[1].text
+    return None if noun in lex.q_verbs or noun in _PUNCT else noun
 
 
 def _inline_form(
@@ -328,6 +346,14 @@ def _restore(
     yt = q[y[0].start : y[-1].end]
     xb = lex.canon.base(xt)
     yb = lex.canon.base(yt)
+    prefix = xb[-1].text if xb else ""
+    if prefix in lex.canon.join_prefixes and yb and q[x[-1].end : x[-1].end + 1] == "-":
+        # "hyper- or hypointense": X is a prefix that shares Y's stem -> "hyperintense".
+        other = next((p for p in lex.canon.join_prefixes if yb[0].text.startswith(p)), None)
+        if other is not None and other != prefix and len(yb[0].text) > len(other) + 2:
+            xt = prefix + yb[0].text[len(other) :]
+            xb = lex.canon.base(xt)
+            x = x[-1:]
     while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
         yb = yb[1:]
     aligned = bool(yb) and xb[-1].text == yb[-1].text  # "well differentiated or poorly ..."
