@@ -6,7 +6,8 @@ data); users extend them with ``--lexicon FILE``. Sections:
 - ``[synonyms]`` canonical = [variants]: abbreviations, adjective forms, spellings.
 - ``[case_sensitive]`` canonical = [variants]: variants matched with their case ("US").
 - ``[tokens]``, ``[cues]``, ``[negation]``, ``[comparatives]``, ``[complements]``,
-  ``[question]``, ``[answer]``: word lists used by the answer grammar (see core.toml).
+  ``[question]``, ``[answer]``, ``[notation]``: word lists used by the answer grammar (see
+  core.toml).
 
 Every phrase goes through the same canonicaliser as the answers, so lists stay consistent
 with the synonyms whatever order files are loaded in.
