@@ -73,10 +73,11 @@ def _patterns(
 
 @lru_cache(maxsize=8)
 def _corrections(lex: Lexicon) -> tuple[re.Pattern[str], tuple[str, ...]]:
-    """A pattern for the self-correction markers and their first words (a cheap probe)."""
+    """A pattern for the self-correction markers and a word of each (a cheap probe)."""
     alts = [r"\W+".join(re.escape(w) for w in m.split()) for m in lex.corrections]
     pattern = re.compile(r"\b(?:" + "|".join(alts or ["$^"]) + r")\b[\s,:;.\u2014\u2013-]*", re.I)
-    return pattern, tuple({m.split()[0].lower() for m in lex.corrections})
+    # Probe with each marker's longest word: "i" would be found in every answer.
+    return pattern, tuple({max(m.split(), key=len).lower() for m in lex.corrections})
 
 
 def find_focus(text: str, lex: Lexicon) -> Focus:
