@@ -64,9 +64,9 @@ def _about_question(r: Reading, i: int, j: int, opts: Options, lex: Lexicon) -> 
         return not any(w in lex.grammar["visibility"] for w in clause)
     findings = lex.grammar["finding_words"]
     if (
-        any(w in findings for w in rest)
+        opts.findings
+        and any(w in findings for w in rest)
         and all(w not in opts.context and stem(w) not in opts.context for w in rest)
-        and not findings.isdisjoint(opts.context)
     ):
         # "Hepatosplenomegaly with a splenic infarct" to "lesion in the liver or spleen?":
         # another finding, not the one the question asks about.
@@ -216,9 +216,8 @@ def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
     renal calculi are seen" to "Which kidney has a stone?")."""
     if not opts.abnormal_question or opts.source == "or-not" or opts.complementary:
         return None
-    findings = lex.grammar["finding_words"]
-    asked = {w for w in opts.context if w in findings}
-    if not asked:
+    asked = opts.findings
+    if not asked or asked.isdisjoint(r.words):
         return None
     words = r.words
     follow = lex.stopwords | lex.grammar["copula"] | lex.grammar["visibility"] | lex.q_verbs

@@ -234,8 +234,8 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
         and len(words) >= 3
     ):
         said = tuple(w for w in words if w not in lex.q_articles)
-        lead = opts.lead
-        if len(said) >= 3 and lead[-len(said) :] == said:
+        # The last words first (part of the options' signature), the whole question after.
+        if said[-3:] == opts.lead_tail and opts.lead[-len(said) :] == said:
             return "repeats the question and stops at an option"
     return None
 

@@ -66,6 +66,10 @@ class Options:
     """The options' wording, A first."""
     question_lead: tuple[str, ...] = ()
     """The question's words up to the end of option A, articles dropped."""
+    lead_tail: tuple[str, ...] = ()
+    """The last three words of `question_lead`: a cheap first test for an echo."""
+    findings: frozenset[str] = frozenset()
+    """The findings the question names ("mass", "stone"), from [grammar] finding_words."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -82,6 +86,8 @@ class Options:
             self.yes_no,
             self.state_question,
             self.normal_question,
+            self.findings,
+            self.lead_tail,
         )
         object.__setattr__(self, "signature", sig)
         object.__setattr__(self, "texts", (self.a.text, self.b.text))
@@ -451,6 +457,8 @@ def _finish(
         question_words=context,
         normal_question=bool({"normal", "abnormal"} & set(a_words + b_words)),
         question_lead=lead,
+        lead_tail=lead[-3:],
+        findings=context & lex.grammar["finding_words"],
     )
 
 
