@@ -64,8 +64,8 @@ def _about_question(r: Reading, i: int, j: int, opts: Options, lex: Lexicon) -> 
         return not any(w in lex.grammar["visibility"] for w in clause)
     findings = lex.grammar["finding_words"]
     if (
-        opts.findings
-        and any(w in findings for w in rest)
+        any(w in findings for w in rest)
+        and opts.findings
         and all(w not in opts.context and stem(w) not in opts.context for w in rest)
     ):
         # "Hepatosplenomegaly with a splenic infarct" to "lesion in the liver or spleen?":
@@ -216,13 +216,13 @@ def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
     renal calculi are seen" to "Which kidney has a stone?")."""
     if not opts.abnormal_question or opts.source == "or-not" or opts.complementary:
         return None
-    asked = opts.findings
-    if not asked or asked.isdisjoint(r.words):
+    findings = lex.grammar["finding_words"]
+    if findings.isdisjoint(r.words):
         return None
     words = r.words
     follow = lex.stopwords | lex.grammar["copula"] | lex.grammar["visibility"] | lex.q_verbs
     for k, w in enumerate(words):
-        if w not in asked:
+        if w not in findings:
             continue
         lo, hi = clause_start(r, r.starts[k]), clause_end(r, r.ends[k])
         if any(lo <= h.start < hi for h in hits):
@@ -234,7 +234,10 @@ def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
                 continue
             p = lex.neg_before.match_at(words, i)
             if p is not None and lex.neg_pseudo.match_at(words, i) is None:
-                return w
+                # The question's own finding: only now is the question read.
+                if w in opts.findings:
+                    return w
+                break
     return None
 
 

@@ -268,6 +268,8 @@ class Lexicon:
         self.neg_after = phrases("negation.after")
         self.neg_after_state = phrases("negation.after_state")
         self.unassessed = phrases("negation.unassessed")
+        # Their last words, a cheap probe: the first is often "not", in many answers.
+        self.unassessed_ends = frozenset(p[-1] for p in self.unassessed.phrases)
         self.also = phrases("cues.also")
         self.relative_sides = phrases("cues.relative_sides")
         self.equal = words("cues.equal")

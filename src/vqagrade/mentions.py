@@ -204,7 +204,7 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
     if not hits:
         return None
     words, f = r.words, r.focus
-    unassessed = lex.unassessed.find(words)
+    unassessed = lex.unassessed.find(words) if not lex.unassessed_ends.isdisjoint(words) else []
     for i, _ in unassessed:
         for h in hits:
             lo, hi = clause_start(r, h.start), clause_end(r, h.end)
@@ -234,8 +234,7 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
         and len(words) >= 3
     ):
         said = tuple(w for w in words if w not in lex.q_articles)
-        # The last words first (part of the options' signature), the whole question after.
-        if said[-3:] == opts.lead_tail and opts.lead[-len(said) :] == said:
+        if opts.lead[-len(said) :] == said:
             return "repeats the question and stops at an option"
     return None
 

@@ -66,9 +66,7 @@ class Options:
     """The options' wording, A first."""
     question_lead: tuple[str, ...] = ()
     """The question's words up to the end of option A, articles dropped."""
-    lead_tail: tuple[str, ...] = ()
-    """The last three words of `question_lead`: a cheap first test for an echo."""
-    findings: frozenset[str] = frozenset()
+    question_findings: frozenset[str] = frozenset()
     """The findings the question names ("mass", "stone"), from [grammar] finding_words."""
 
     def __post_init__(self) -> None:
@@ -86,8 +84,6 @@ class Options:
             self.yes_no,
             self.state_question,
             self.normal_question,
-            self.findings,
-            self.lead_tail,
         )
         object.__setattr__(self, "signature", sig)
         object.__setattr__(self, "texts", (self.a.text, self.b.text))
@@ -99,6 +95,13 @@ class Options:
         global CONTEXT_READS
         CONTEXT_READS += 1
         return self.question_lead
+
+    @property
+    def findings(self) -> frozenset[str]:
+        """The findings the question names; read like `context`."""
+        global CONTEXT_READS
+        CONTEXT_READS += 1
+        return self.question_findings
 
     @property
     def context(self) -> frozenset[str]:
@@ -457,8 +460,7 @@ def _finish(
         question_words=context,
         normal_question=bool({"normal", "abnormal"} & set(a_words + b_words)),
         question_lead=lead,
-        lead_tail=lead[-3:],
-        findings=context & lex.grammar["finding_words"],
+        question_findings=context & lex.grammar["finding_words"],
     )
 
 

@@ -143,10 +143,9 @@ class Canonicalizer:
         self.numbered = frozenset(numbered)
         self.roman = dict(roman or {})
         letters = "".join(sorted({p.lower() for p in level_prefixes}))
+        # Opens with a digit: letters are everywhere in answers, digits are rare.
         self._level_probe = (
-            re.compile(rf"[{letters}]\d{{1,2}}\s?[-\u2010\u2011\u2013\u2014/]\s?[{letters}]?\d")
-            if letters
-            else None
+            re.compile(rf"\d\s?[-\u2010\u2011\u2013\u2014/]\s?[{letters}]?\d") if letters else None
         )
         self._level_letters = frozenset(letters)
         self.case_sensitive = dict(case_sensitive or {})
