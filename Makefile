@@ -11,29 +11,23 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 $(VENV)/.installed: $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e .
+	VQAGRADE_COMPILE=0 $(BIN)/pip install -q -e .
 	touch $@
 
 $(VENV)/.dev-installed: $(VENV)/.installed
-	$(BIN)/pip install -q -e '.[dev]'
+	VQAGRADE_COMPILE=0 $(BIN)/pip install -q -e '.[dev]'
 	touch $@
 
-# The labelling modules compiled to C extensions with mypyc (about 2x faster labelling,
-# same code: they are mypy-strict Python). Rebuilt when one of them changes. Without a C
-# compiler the build is skipped and vqagrade runs them as plain Python, just slower.
-COMPILED := text reading focus mentions negation comparison decide answer settle
-COMPILED_PY := $(addprefix src/vqagrade/,$(addsuffix .py,$(COMPILED)))
+# The rule modules (every module in src/vqagrade/rules/) compiled to C extensions with mypyc,
+# in place, by the same code the package build runs (hatch_build.py): about 2x faster
+# labelling, same code. Rebuilt when one of them changes. Without a C compiler the build is
+# skipped with a note and vqagrade runs them as plain Python, just slower.
+RULES_PY := $(wildcard src/vqagrade/rules/*.py)
 
-$(VENV)/.compiled: $(VENV)/.installed $(COMPILED_PY)
+$(VENV)/.compiled: $(VENV)/.installed $(RULES_PY) hatch_build.py
 	@echo "compiling the rule modules with mypyc (about 2 minutes; once per change)"
-	@$(BIN)/python -c "import mypy" 2>/dev/null || $(BIN)/pip install -q 'mypy>=1.10'
-	@rm -f src/vqagrade/*.so src/*__mypyc*.so
-	@mkdir -p build
-	@if (cd src && ../$(BIN)/mypyc $(addprefix vqagrade/,$(addsuffix .py,$(COMPILED)))) \
-	    >build/mypyc.log 2>&1; then touch src/vqagrade/*.so src/*__mypyc*.so; \
-	    echo "compiled: $(COMPILED)"; \
-	else rm -f src/vqagrade/*.so src/*__mypyc*.so; \
-	    echo "mypyc failed (see build/mypyc.log): the rules run as plain Python"; fi
+	@$(BIN)/python -c "import mypy, setuptools" 2>/dev/null || $(BIN)/pip install -q 'mypy>=1.10' 'setuptools>=69'
+	@$(BIN)/python hatch_build.py
 	@touch $@
 
 install: $(VENV)/.installed $(VENV)/.compiled
@@ -53,8 +47,8 @@ judge-demo: install
 	  --judge-base-url http://127.0.0.1:8765/v1 --cache "$$(mktemp -d)/judge.sqlite3"
 
 lint: dev
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks hatch_build.py
+	$(BIN)/ruff format --check src tests benchmarks hatch_build.py
 
 typecheck: dev
 	$(BIN)/mypy
@@ -82,4 +76,4 @@ bench-speed: install
 
 clean:
 	rm -rf $(VENV) build dist src/build .pytest_cache .mypy_cache .ruff_cache
-	rm -f src/vqagrade/*.so src/*__mypyc*.so
+	rm -f src/vqagrade/rules/*.so src/*__mypyc*.so

@@ -92,8 +92,8 @@ print(json.dumps({"seconds": seconds, "maxrss_kb": usage.ru_maxrss, "tree_peak":
 # The children: the library, Parquet in and out.
 WORKERS_CHILD = """
 import sys
-from vqagrade.io import open_writer, read_rows
-from vqagrade.parallel import grade_parallel
+from vqagrade.io.rows import open_writer, read_rows
+from vqagrade.engines.processes import grade_parallel
 
 def main():
     src, dst, workers = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -106,7 +106,7 @@ if __name__ == "__main__":
 """
 RAY_CHILD = """
 import sys
-from vqagrade.ray_engine import run_ray
+from vqagrade.engines.ray import run_ray
 
 if __name__ == "__main__":
     run_ray(sys.argv[1], sys.argv[2], overwrite=True, num_cpus=int(sys.argv[3]))
@@ -185,7 +185,7 @@ def run_child(name: str, argv: list[str], rows: int) -> Run:
 
 
 def count_parquet_rows(path: Path) -> int | None:
-    from vqagrade.io import count_rows
+    from vqagrade.io.rows import count_rows
 
     try:
         return count_rows(path)
@@ -197,7 +197,7 @@ def same_rows(a: Path, b: Path) -> bool:
     """Whether two Parquet outputs hold the same rows in the same order (streamed)."""
     from itertools import zip_longest
 
-    from vqagrade.io import read_rows
+    from vqagrade.io.rows import read_rows
 
     for x, y in zip_longest(read_rows(a), read_rows(b)):
         if x is None or y is None or x.data != y.data:
@@ -241,7 +241,7 @@ def print_table(runs: list[Run], base: Run) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vqagrade.parallel import default_workers
+    from vqagrade.engines.processes import default_workers
 
     cores = default_workers()
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])

@@ -3,9 +3,9 @@
 import pytest
 
 from vqagrade import Label
-from vqagrade.answer import label_answer
 from vqagrade.lexicon import default_lexicon
-from vqagrade.options import Options, extract_options
+from vqagrade.rules.answer import label_answer
+from vqagrade.rules.options import Options, extract_options
 
 A, B, BOTH, NONE = Label.A, Label.B, Label.BOTH, Label.NONE
 

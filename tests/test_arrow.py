@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from scale_support import LEXICON_TOML, LIEN_ROW, case_rows, workload_rows
-from vqagrade.arrow import (
+from vqagrade.engines.arrow import (
     grade_batch,
     grade_batches,
     grade_frame,

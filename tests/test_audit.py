@@ -12,11 +12,17 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from vqagrade.audit import SCALE, audit_rows, cohen_kappa, fail_under_agreement, read_judge_score
 from vqagrade.cli import app
 from vqagrade.grader import Grader
-from vqagrade.io import InputRow
+from vqagrade.io.rows import InputRow
 from vqagrade.records import FieldMap
+from vqagrade.reports.audit import (
+    SCALE,
+    audit_rows,
+    cohen_kappa,
+    fail_under_agreement,
+    read_judge_score,
+)
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "audit_sample.jsonl"
 Q = "Is the lesion in the left or right kidney?"

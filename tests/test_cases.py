@@ -35,8 +35,9 @@ def _load() -> list[Any]:
 GRADER = Grader()
 
 
-def test_there_are_enough_cases() -> None:
-    assert len(_load()) >= 400
+def test_no_case_went_missing() -> None:
+    # The real count: a file that stops loading, or rows deleted by mistake, fail here.
+    assert len(_load()) >= 1249
 
 
 @pytest.mark.parametrize("case", _load())
@@ -44,14 +45,14 @@ def test_case(case: dict[str, Any]) -> None:
     assert case["gt_label"] in LABELS and set(case["pred_label"]) <= LABELS
     options = tuple(case["options"]) if case.get("options") else None
     g = GRADER.grade(case["question"], case["gt"], case["pred"], options=options)
+    got_pred = g.pred_label.value if g.pred_label else "abstain"
     if case["gt_label"] == "n/a":
+        # A refused question labels nothing: the pred must not get a label either.
         assert g.method.value == "unresolved", g.reason
+        assert got_pred in case["pred_label"], g.reason
         return
     got_gt = g.gt_label.value if g.gt_label else "abstain"
     assert got_gt == case["gt_label"], g.reason
-    if g.gt is None:
-        return
-    got_pred = g.pred_label.value if g.pred_label else "abstain"
     assert got_pred in case["pred_label"], g.reason
     if g.method.value == "rule":
         assert g.gt_label is not None and g.pred_label is not None

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from vqagrade.gate import fail_under_message
-from vqagrade.summary import Summary
+from vqagrade.reports.gates import fail_under_message
+from vqagrade.reports.summary import Summary
 
 
 def _summary(*rows: tuple[float | None, str]) -> Summary:

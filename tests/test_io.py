@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vqagrade.errors import InputError, OutputError
-from vqagrade.io import InputRow, detect_format, open_writer, read_rows
+from vqagrade.io.rows import InputRow, detect_format, open_writer, read_rows
 
 ROWS = [
     {"id": "1", "question": "Is the lesion in the left or right kidney?", "gt": "left"},

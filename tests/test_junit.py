@@ -11,7 +11,7 @@ import pytest
 
 from vqagrade.errors import OutputError
 from vqagrade.grader import Grader
-from vqagrade.junit import JUnitWriter, write_junit
+from vqagrade.reports.junit import JUnitWriter, write_junit
 
 Q = "Is the lesion in the left or right kidney?"
 

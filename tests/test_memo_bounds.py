@@ -8,7 +8,7 @@ import random
 from scale_support import case_rows
 from vqagrade.grader import Grader
 from vqagrade.lexicon import lexicon_for
-from vqagrade.settle import Tables
+from vqagrade.rules.memo import Tables
 
 
 def _rows() -> list[dict[str, str]]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from vqagrade.io import InputRow
+from vqagrade.io.rows import InputRow
 from vqagrade.open_task import FULL_MARKS, OpenGrader, normalise
 from vqagrade.records import FieldMap
 

@@ -3,7 +3,7 @@
 import pytest
 
 from vqagrade.lexicon import default_lexicon
-from vqagrade.options import NotTwoOption, Options, build_options, extract_options
+from vqagrade.rules.options import NotTwoOption, Options, build_options, extract_options
 
 TWO = [
     ("Is the lesion in the left or right kidney?", ("left kidney", "right kidney")),

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from scale_support import LEXICON_TOML, LIEN_ROW, case_rows, workload_rows
+from vqagrade.engines.processes import _Router, auto_workers, default_workers, grade_parallel
 from vqagrade.errors import LexiconError
 from vqagrade.grader import Grader
-from vqagrade.io import InputRow, read_rows
-from vqagrade.parallel import _Router, auto_workers, default_workers, grade_parallel
+from vqagrade.io.rows import InputRow, read_rows
 from vqagrade.records import FieldMap
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from vqagrade.errors import InputError, OutputError
 from vqagrade.grader import Grader
-from vqagrade.io import count_rows, detect_format, open_writer, read_rows
-from vqagrade.parquet import ParquetRowWriter, column_types
+from vqagrade.io.parquet import ParquetRowWriter, column_types
+from vqagrade.io.rows import count_rows, detect_format, open_writer, read_rows
 
 ROWS = [
     {
@@ -261,7 +261,7 @@ def test_close_is_idempotent(tmp_path: Path) -> None:
 
 def test_parquet_to_stdout(tmp_path: Path) -> None:
     code = (
-        "from vqagrade.io import open_writer\n"
+        "from vqagrade.io.rows import open_writer\n"
         "with open_writer('-', 'parquet') as w:\n"
         "    w.write({'a': 1, 'score': 0.5})\n"
         "import sys; sys.stdout.buffer.write(b'')\n"  # stdout is still open

@@ -10,15 +10,9 @@ from typing import Any
 import pytest
 
 from scale_support import case_rows
+from vqagrade.contract import error_row, merge_judge
 from vqagrade.grader import Grader
-from vqagrade.pipeline import (
-    Item,
-    JudgeQueueStats,
-    apply_judge,
-    error_row,
-    judge_concurrently,
-    rule_items,
-)
+from vqagrade.judge.queue import Item, JudgeQueueStats, judge_concurrently, rule_items
 
 
 class SlowJudge:
@@ -140,17 +134,17 @@ def test_no_rows_and_no_judged_rows() -> None:
     assert judge.calls == [1]  # row 0 only
 
 
-def test_apply_judge_keeps_the_rules_reason_after_the_judge_s() -> None:
+def test_merge_judge_keeps_the_rules_reason_after_the_judge_s() -> None:
     row = {"method": "unresolved", "reason": "pred abstains: hedge"}
-    apply_judge(row, {"method": "llm", "score": 1.0, "reason": "judge m (1 attempt(s))"})
+    merge_judge(row, {"method": "llm", "score": 1.0, "reason": "judge m (1 attempt(s))"})
     assert row["reason"] == "judge m (1 attempt(s)); rules: pred abstains: hedge"
     failed = {"method": "unresolved", "reason": "pred abstains"}
-    apply_judge(failed, {"method": "error", "score": None, "reason": "judge_timeout"})
+    merge_judge(failed, {"method": "error", "score": None, "reason": "judge_timeout"})
     assert failed["reason"] == "judge_timeout"
 
 
 def test_error_row_matches_the_grader_s() -> None:
-    from vqagrade.io import InputRow
+    from vqagrade.io.rows import InputRow
 
     [expected] = Grader().grade_rows([InputRow(7, None, "invalid JSON", "{x")])
     assert error_row(7, "{x", "invalid JSON") == expected

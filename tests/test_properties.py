@@ -4,9 +4,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vqagrade import Grader, Label
-from vqagrade.answer import label_answer
 from vqagrade.lexicon import default_lexicon
-from vqagrade.options import Options, build_options
+from vqagrade.rules.answer import label_answer
+from vqagrade.rules.options import Options, build_options
 
 PAIRS = [
     ("left kidney", "right kidney"),

@@ -8,6 +8,10 @@ def test_every_exported_name_resolves() -> None:
         assert getattr(vqagrade, name) is not None, name
 
 
+def test_all_matches_the_lazy_export_table() -> None:
+    assert sorted(vqagrade.__all__) == sorted(vqagrade._EXPORTS)
+
+
 def test_unknown_names_raise() -> None:
     try:
         vqagrade.no_such_thing  # noqa: B018

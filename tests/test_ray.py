@@ -17,11 +17,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from scale_support import LEXICON_TOML, LIEN_ROW, case_rows, workload_rows
-from vqagrade.arrow import writer_hint
+from vqagrade.engines.arrow import writer_hint
+from vqagrade.engines.ray import check_output_dir, plan_pieces, run_ray
 from vqagrade.errors import InputError, OutputError
 from vqagrade.grader import Grader
-from vqagrade.io import detect_format, open_writer, read_rows
-from vqagrade.ray_engine import check_output_dir, plan_pieces, run_ray
+from vqagrade.io.rows import detect_format, open_writer, read_rows
 
 needs_ray = pytest.mark.skipif(
     importlib.util.find_spec("ray") is None, reason="ray is not installed (vqagrade[ray])"
@@ -145,7 +145,7 @@ def test_parquet_pieces_are_runs_of_row_groups_in_order(tmp_path: Path) -> None:
 
 
 def test_jsonl_pieces_are_line_aligned_and_numbered(tmp_path: Path) -> None:
-    from vqagrade.io import _iter_jsonl
+    from vqagrade.io.rows import _iter_jsonl
 
     src = tmp_path / "in.jsonl"
     lines = [json.dumps(r) for r in case_rows(300)]

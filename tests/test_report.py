@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from browser import CHROMIUM, dump_dom, screenshot
-from vqagrade import _charts as charts
-from vqagrade import report as report_module
-from vqagrade.audit import audit_rows
 from vqagrade.cli import app
 from vqagrade.grader import Grader
-from vqagrade.report import audit_report_html, is_audit_row, score_report_html
+from vqagrade.reports import charts
+from vqagrade.reports import html as report_module
+from vqagrade.reports.audit import audit_rows
+from vqagrade.reports.html import audit_report_html, is_audit_row, score_report_html
 
 ROOT = Path(__file__).parents[1]
 SAMPLE = ROOT / "examples" / "sample.jsonl"

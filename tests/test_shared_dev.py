@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from vqagrade.bench import read_labelled, run_bench
+from vqagrade.reports.accuracy import read_labelled, run_bench
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "labeled" / "real_dev.jsonl"
 

@@ -23,13 +23,13 @@ _EXPORTS = {
     "Grade": "records",
     "AnswerTrace": "records",
     "Mention": "records",
-    "Method": "records",
+    "Method": "contract",
     "Grader": "grader",
-    "FieldMap": "records",
+    "FieldMap": "contract",
     "grade": "grader",
     "grade_rows": "grader",
-    "grade_table": "arrow",
-    "grade_frame": "arrow",
+    "grade_table": "engines.arrow",
+    "grade_frame": "engines.arrow",
     "OpenGrader": "open_task",
     "assert_grade": "testing",
     "Lexicon": "lexicon",
@@ -67,13 +67,13 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .arrow import grade_frame, grade_table
+    from .engines.arrow import grade_frame, grade_table
     from .errors import InputError, JudgeError, LexiconError, OutputError, VqagradeError
     from .grader import Grader, grade, grade_rows
     from .labels import TRUTH_TABLE, Label, score
     from .lexicon import Lexicon, load_lexicon
     from .open_task import OpenGrader
-    from .records import AnswerTrace, FieldMap, Grade, Mention, Method
+    from .records import AnswerTrace, Grade, Mention
     from .testing import assert_grade
 
 

@@ -1,26 +1,28 @@
-"""Which rule modules run compiled (mypyc, built by ``make compile``) and whether a compiled
+"""Which rule modules run compiled (mypyc, built with the package) and whether a compiled
 module is older than its source (it would run old rules)."""
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
+import pkgutil
 from pathlib import Path
 
-#: The labelling hot path; the Makefile compiles exactly these (keep the lists in step).
-MODULES = (
-    "text", "reading", "focus", "mentions", "negation", "comparison", "decide", "answer", "settle"
-)  # fmt: skip
+
+def rule_modules() -> list[str]:
+    """Every module of `vqagrade.rules`: the set the build compiles (read, not listed)."""
+    from . import rules
+
+    return sorted(m.name for m in pkgutil.iter_modules(rules.__path__))
 
 
 def _origin(name: str) -> Path | None:
-    spec = importlib.util.find_spec(f"vqagrade.{name}")
+    spec = importlib.util.find_spec(f"vqagrade.rules.{name}")
     return Path(spec.origin) if spec is not None and spec.origin else None
 
 
 def compiled_modules() -> list[str]:
     """The rule modules that load as compiled extensions."""
-    return [m for m in MODULES if (o := _origin(m)) is not None and o.suffix != ".py"]
+    return [m for m in rule_modules() if (o := _origin(m)) is not None and o.suffix != ".py"]
 
 
 def stale_modules() -> list[str]:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import importlib.resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # importlib.resources.abc is new in 3.11; importlib.abc has the same class on 3.10.
+    from importlib.abc import Traversable
 
 
 def data_dir(name: str) -> Traversable:

@@ -206,8 +206,8 @@ def score(
 ) -> None:
     """Grade every row of IN; write each row plus score, method, labels, options, reason."""
     from .errors import VqagradeError
-    from .io import open_writer, read_rows
-    from .summary import Summary
+    from .io.rows import open_writer, read_rows
+    from .reports.summary import Summary
 
     fields = _field_map(
         question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
@@ -240,7 +240,7 @@ def score(
         raise _fail("--dry-run, --judge-all and --judge-batch need --judge-model")
     fallback = None
     if judge is not None and not offline:
-        from .fallback import JudgeFallback
+        from .judge.adapter import JudgeFallback
 
         fallback = JudgeFallback(judge)
     if task is Task.open:
@@ -264,7 +264,7 @@ def score(
     stack = contextlib.ExitStack()
     try:
         if junit is not None:
-            from .junit import JUnitWriter
+            from .reports.junit import JUnitWriter
 
             junit_writer = JUnitWriter(
                 junit,
@@ -274,9 +274,9 @@ def score(
                 gt_field=gt_field,
                 pred_field=pred_field,
             )
-        from .arrow import writer_hint
-        from .io import count_rows, detect_format
-        from .pipeline import JudgeQueueStats
+        from .engines.arrow import writer_hint
+        from .io.rows import count_rows, detect_format
+        from .judge.queue import JudgeQueueStats
         from .progress import progress
 
         rows = read_rows(input, in_format)
@@ -285,7 +285,7 @@ def score(
         if task is Task.open or n_workers == 1 and fallback is None:
             stream = grader.grade_rows(rows)
         else:
-            from .parallel import grade_parallel
+            from .engines.processes import grade_parallel
 
             stream = grade_parallel(
                 rows,
@@ -370,7 +370,7 @@ def score(
     if strict and summary.methods.get("error", 0):
         raise _fail(f"{summary.methods['error']} error rows (--strict)", 1)
     if fail_under is not None:
-        from .gate import fail_under_message
+        from .reports.gates import fail_under_message
 
         message = fail_under_message(summary, fail_under)
         if message:
@@ -384,7 +384,7 @@ def _default_workers(input: str) -> int:
     """
     import os
 
-    from .parallel import default_workers
+    from .engines.processes import default_workers
 
     try:
         big = input != "-" and os.path.getsize(input) > 5_000_000
@@ -406,7 +406,7 @@ def _score_on_ray(
     from .errors import VqagradeError
 
     try:
-        from .ray_engine import run_ray
+        from .engines.ray import run_ray
 
         run = run_ray(
             input,
@@ -545,8 +545,8 @@ def bench(
     lexicon: Lexicons = None,
 ) -> None:
     """Accuracy, coverage and speed of the rules on a labelled file."""
-    from .bench import read_labelled, run_bench
     from .errors import VqagradeError
+    from .reports.accuracy import read_labelled, run_bench
 
     try:
         rows = read_labelled(str(file))
@@ -672,10 +672,10 @@ def audit(
     in_format: InFormat = None,
 ) -> None:
     """Compare an LLM judge's scores with the rules: agreement, kappa, disagreements."""
-    from .audit import audit_rows
-    from .audit import fail_under_agreement as gate
     from .errors import VqagradeError
-    from .io import open_writer, read_rows
+    from .io.rows import open_writer, read_rows
+    from .reports.audit import audit_rows
+    from .reports.audit import fail_under_agreement as gate
 
     fields = _field_map(
         question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
@@ -731,7 +731,7 @@ def report(
 ) -> None:
     """Write one self-contained HTML report (no network) of a scoring run or a judge audit."""
     from .errors import VqagradeError
-    from .report import report_from_audit, report_from_file
+    from .reports.html import report_from_audit, report_from_file
 
     if (input is None) == (audit is None):
         raise _fail("give either an input file or --audit IN --judge-field FIELD")

@@ -1,7 +1,7 @@
 """Grade rows: rules first, the truth table for what they settle, a judge for the rest.
 
 `Grader` memoises option extraction per question and labelling per (options, text) in
-`vqagrade.settle.Tables`, so a million rows over a few thousand questions cost little more
+`vqagrade.rules.memo.Tables`, so a million rows over a few thousand questions cost little more
 than reading them.
 """
 
@@ -11,12 +11,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from .answer import Reading, Verdict, label_reading
+from .contract import MAX_TEXT_CHARS, FieldMap, Method, merge_judge, unreadable, unwrap
 from .lexicon import Lexicon, lexicon_for
-from .options import NotTwoOption, Options
-from .pipeline import error_row
-from .records import AnswerTrace, FieldMap, Grade, Mention, Method
-from .settle import MAX_TEXT_CHARS, Outcome, Tables
+from .records import AnswerTrace, Grade, Mention
+from .rules.answer import Reading, Verdict, label_reading
+from .rules.memo import Outcome, Tables
+from .rules.options import NotTwoOption, Options
 
 __all__ = ["MAX_TEXT_CHARS", "FieldMap", "Grader", "JudgeLike", "Outcome", "grade", "grade_rows"]
 
@@ -180,11 +180,9 @@ class Grader:
     def _row(self, row: Mapping[str, Any] | Any) -> tuple[dict[str, Any], Any, bool]:
         """One output row, its triple for a judge, and whether the judge should see it."""
         # Exact type checks first: the ABC checks of isinstance(…, Mapping) cost on every row.
-        data = row if type(row) is dict else getattr(row, "data", row)
-        if type(data) is not dict and (data is None or not isinstance(data, Mapping)):
-            why = getattr(row, "error", None) or "the row is not an object"
-            line, raw = getattr(row, "line", None), getattr(row, "raw", None)
-            return error_row(line, raw, why), None, False
+        data = unwrap(row)
+        if data is None:
+            return unreadable(row), None, False
         fields, triple, unsettled = self.row_fields(data)
         return {**data, **fields}, triple, triple is not None and (unsettled or self.judge_all)
 
@@ -196,11 +194,7 @@ class Grader:
         if todo:
             results = self.judge.judge_rows([t for _, t in todo])
             for (i, _), fields in zip(todo, results, strict=True):
-                row = pending[i][0]
-                rules = row.get("reason")
-                row.update(fields)
-                if rules and fields.get("method") == "llm":
-                    row["reason"] = f"{fields['reason']}; rules: {rules}"
+                merge_judge(pending[i][0], fields)
         for out_row, _, _ in pending:
             yield out_row
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from ._resources import data_dir
 from .errors import LexiconError
-from .text import Canonicalizer, PhraseSet
+from .rules.text import Canonicalizer, PhraseSet
 
 if sys.version_info >= (3, 11):
     import tomllib

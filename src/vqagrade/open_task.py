@@ -40,13 +40,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .records import Method
-from .settle import field_problem
+from .contract import Method, field_problem, merge_judge, unreadable, unwrap
 
 if TYPE_CHECKING:
+    from .contract import FieldMap
     from .grader import JudgeLike
     from .lexicon import Lexicon
-    from .records import FieldMap
 
 __all__ = ["FULL_MARKS", "OpenDecision", "OpenGrader", "normalise"]
 
@@ -135,8 +134,8 @@ class OpenGrader:
         judge_all: bool = False,
         fields: FieldMap | None = None,
     ) -> None:
+        from .contract import FieldMap
         from .lexicon import lexicon_for
-        from .records import FieldMap
 
         self.lex = lexicon or lexicon_for(lexicons)
         self.judge = judge
@@ -213,13 +212,9 @@ class OpenGrader:
             yield from self._flush(pending)
 
     def _row(self, row: Mapping[str, Any] | Any) -> tuple[dict[str, Any], Any]:
-        data = row if isinstance(row, Mapping) else getattr(row, "data", row)
-        if data is None or not isinstance(data, Mapping):
-            why = getattr(row, "error", None) or "the row is not an object"
-            out_row: dict[str, Any] = {"line": getattr(row, "line", None)}
-            out_row["raw"] = getattr(row, "raw", None)
-            out_row.update(_contract(None, Method.ERROR, why))
-            return out_row, None
+        data = unwrap(row)
+        if data is None:
+            return unreadable(row), None
         fields, triple = self.outcome(data)
         out_row = dict(data)
         out_row.update(fields)
@@ -234,10 +229,7 @@ class OpenGrader:
         if todo:
             results = self.judge.judge_rows([t for _, t in todo])
             for (row, _), fields in zip(todo, results, strict=True):
-                rules = row.get("reason")
-                row.update(_judged(fields))
-                if rules and row["method"] == Method.LLM.value:
-                    row["reason"] = f"{row['reason']}; rules: {rules}"
+                merge_judge(row, _judged(fields))
         for out_row, _ in pending:
             yield out_row
 

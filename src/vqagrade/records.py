@@ -1,26 +1,18 @@
-"""Pydantic records: the verdict of a grading and the evidence behind it."""
+"""Pydantic records: the verdict of a grading and the evidence behind it.
+
+`Method` and `FieldMap` belong to the row contract (`vqagrade.contract`); re-exported here.
+"""
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .contract import FieldMap, Method
 from .labels import Label
 
-
-class Method(str, Enum):
-    """How a row's score was decided."""
-
-    RULE = "rule"
-    """Both answers were labelled by the rules and the truth table gave the score."""
-    LLM = "llm"
-    """The rules abstained and the LLM judge gave the score."""
-    UNRESOLVED = "unresolved"
-    """The rules abstained and no judge was configured (score is null)."""
-    ERROR = "error"
-    """The row could not be read, or the judge failed after its retries (score is null)."""
+__all__ = ["AnswerTrace", "FieldMap", "Grade", "Mention", "Method"]
 
 
 class Mention(BaseModel):
@@ -74,14 +66,3 @@ class Grade(BaseModel):
             "options": list(self.options) if self.options else None,
             "reason": self.reason,
         }
-
-
-class FieldMap(BaseModel):
-    """Names of the input fields vqagrade reads (remappable on the command line)."""
-
-    question: str = "question"
-    gt: str = "gt"
-    pred: str = "pred"
-    id: str = "id"
-    option_a: str = "option_a"
-    option_b: str = "option_b"

@@ -2,7 +2,9 @@
 
 Scriptable: ``enqueue`` replies (content, HTTP status, delay, headers, raw garbage body, or a
 dropped connection); once the queue is empty a default rule answers from the request. Every
-request is recorded, and so is the largest number of requests in flight at once.
+request is recorded, and so is the largest number of requests in flight at once. Hostile
+modes for the fault tests: a body trickled a byte at a time (``trickle``), sent chunked with
+no length (``chunked``), and any status with any headers (a 307 with a ``Location``).
 
 Run as a script for an end-to-end demo (stdlib only)::
 
@@ -42,6 +44,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes | None = None  # sent verbatim instead of a chat completion (garbage replies)
     drop: bool = False  # close the connection without answering
+    trickle: float = 0.0  # seconds between bytes of the body (a slow-drip server)
+    chunked: bool = False  # no Content-Length: the body is sent with chunked encoding
     usage: tuple[int, int] | None = (120, 6)
 
 
@@ -206,16 +210,39 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             else:
                 model = str((rec.body or {}).get("model", "test-model"))
                 payload = json.dumps(completion(reply, model)).encode()
-            self._send(reply.status, payload, reply.headers)
+            self._send(reply.status, payload, reply.headers, reply.trickle, reply.chunked)
 
-        def _send(self, status: int, payload: bytes, headers: dict[str, str]) -> None:
+        def _send(
+            self,
+            status: int,
+            payload: bytes,
+            headers: dict[str, str],
+            trickle: float = 0.0,
+            chunked: bool = False,
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
+            if chunked:
+                self.send_header("Transfer-Encoding", "chunked")
+            else:
+                self.send_header("Content-Length", str(len(payload)))
             for k, v in headers.items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(payload)
+            if chunked:
+                step = 64 * 1024
+                for i in range(0, len(payload), step):
+                    part = payload[i : i + step]
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+                self.wfile.write(b"0\r\n\r\n")
+            elif trickle:
+                for i in range(len(payload)):
+                    self.wfile.write(payload[i : i + 1])
+                    self.wfile.flush()
+                    if server._stopping.wait(trickle):
+                        return
+            else:
+                self.wfile.write(payload)
 
     return Handler
 

@@ -13,9 +13,9 @@ from judge_support import QUESTION, req
 from openai_server import Reply, _row_from_prompt, demo_rule, demo_score
 
 from vqagrade.errors import JudgeError
-from vqagrade.fallback import JudgeFallback
 from vqagrade.grader import Grader
 from vqagrade.judge import Judge, JudgeConfig, JudgeRequest
+from vqagrade.judge.adapter import JudgeFallback
 from vqagrade.judge.batch import collect, run_batch, status, submit, wait, write_requests
 
 PREDS = ["the left kidney", "the right kidney", "both kidneys", "maybe the left?", "left, I think"]

@@ -84,15 +84,17 @@ def test_key_covers_what_decides_the_reply(
 
 
 def test_cache_key_covers_each_field() -> None:
-    base = ("prompt", "model", {"temperature": 0}, "q", "gt", "pred")
+    base = ("prompt", "model", {"temperature": 0}, "http://a/v1", "q", "gt", "pred")
     keys = {cache_key(*base)}
-    for i, other in enumerate(("prompt2", "model2", {"temperature": 1}, "q2", "gt2", "pred2")):
+    others = ("prompt2", "model2", {"temperature": 1}, "http://b/v1", "q2", "gt2", "pred2")
+    for i, other in enumerate(others):
         variant = list(base)
         variant[i] = other
         keys.add(cache_key(*variant))  # type: ignore[arg-type]
-    assert len(keys) == 7
+    assert len(keys) == 8
     # Field boundaries matter: moving text between gt and pred is a different request.
-    assert cache_key("p", "m", {}, "q", "ab", "c") != cache_key("p", "m", {}, "q", "a", "bc")
+    e = "http://a/v1"
+    assert cache_key("p", "m", {}, e, "q", "ab", "c") != cache_key("p", "m", {}, e, "q", "a", "bc")
 
 
 def test_cache_file_is_wal_with_migrations(

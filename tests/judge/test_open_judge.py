@@ -12,7 +12,7 @@ import pytest
 from judge_support import MakeJudge
 from openai_server import OpenAIServer, Recorded, Reply
 
-from vqagrade.fallback import JudgeFallback
+from vqagrade.judge.adapter import JudgeFallback
 from vqagrade.open_task import OpenGrader
 
 CASES = Path(__file__).parents[1] / "cases_open" / "open.jsonl"

@@ -18,17 +18,28 @@ import asyncio
 import logging
 import sqlite3
 import time
+import traceback
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ..errors import JudgeError
 from .cache import Cache, Entry, cache_clear, cache_key, cache_stats, default_cache_path
-from .client import NO_KEY_PLACEHOLDER, Outcome, backoff_delay, call, make_client, resolve_api_key
+from .client import (
+    NO_KEY_PLACEHOLDER,
+    Outcome,
+    backoff_delay,
+    call,
+    endpoint_id,
+    make_client,
+    resolve_api_key,
+    resolve_base_url,
+)
 from .cost import MESSAGE_OVERHEAD_TOKENS, estimate_prompt_tokens
-from .parse import parse_score
+from .parse import parse_score, read_reply
 from .prompts import Messages, PromptName, load_prompt
 from .records import JudgeConfig, JudgePlan, JudgeRequest, JudgeStats, JudgeVerdict
+from .untrusted import Redactor, clip
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -65,6 +76,10 @@ class Judge:
         self.config = config
         self.prompt = load_prompt(config.prompt)
         self._api_key = resolve_api_key(config.api_key_env, config.base_url)
+        key = self._api_key.reveal()
+        self._redactor = Redactor("" if key == NO_KEY_PLACEHOLDER else key)
+        # Verdicts are per endpoint: two servers may serve different models under one name.
+        self.endpoint = endpoint_id(resolve_base_url(config.base_url))
         self.stats = JudgeStats()
         self._params: dict[str, Any] = {config.token_param: config.max_completion_tokens}
         if config.temperature is not None:
@@ -88,6 +103,15 @@ class Judge:
     def request_body(self, request: JudgeRequest) -> dict[str, Any]:
         """The chat-completions request body a live call would send for ``request``."""
         return {"model": self.config.model, "messages": self.render(request), **self._params}
+
+    def remember_batch_rows(self, requests: dict[str, JudgeRequest]) -> None:
+        """Keep the rows of Batch API requests (by key), for reading their replies later."""
+        if self._cache is not None:
+            self._cache.put_batch_rows({k: (r.question, r.gt, r.pred) for k, r in requests.items()})
+
+    def redact(self, text: str) -> str:
+        """``text`` without the API key (or any 8+ characters of it) and bearer tokens."""
+        return self._redactor(text)
 
     def lookup(self, request: JudgeRequest) -> JudgeVerdict | None:
         """The cached verdict for ``request``, without calling the judge."""
@@ -174,7 +198,9 @@ class Judge:
 
     def _key(self, r: JudgeRequest) -> str:
         c = self.config
-        return cache_key(self.prompt.text, c.model, self._params, r.question, r.gt, r.pred)
+        return cache_key(
+            self.prompt.text, c.model, self._params, self.endpoint, r.question, r.gt, r.pred
+        )
 
     def _from_cache(self, e: Entry) -> JudgeVerdict:
         return JudgeVerdict(
@@ -193,8 +219,11 @@ class Judge:
     async def _ask_safely(self, client: AsyncOpenAI, key: str, r: JudgeRequest) -> JudgeVerdict:
         try:
             return await self._ask(client, key, r)
-        except Exception:  # a bug of ours must not cost the whole batch its verdicts
-            log.exception("judge: unexpected failure; recorded as judge_internal")
+        except Exception as exc:  # a bug of ours must not cost the whole batch its verdicts
+            trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            log.error(
+                "judge: unexpected failure; recorded as judge_internal\n%s", self._redact(trace)
+            )
             return self._verdict(None, "judge_internal", None, None, 0, None, None)
 
     async def _ask(self, client: AsyncOpenAI, key: str, r: JudgeRequest) -> JudgeVerdict:
@@ -206,12 +235,12 @@ class Judge:
         while True:
             attempts += 1
             stats.calls += 1
-            out = await call(client, cfg.model, messages, self._params)
+            out = await call(client, cfg.model, messages, self._params, deadline=cfg.timeout)
             tokens = [_add(tokens[0], out.prompt_tokens), _add(tokens[1], out.completion_tokens)]
             stats.prompt_tokens += out.prompt_tokens or 0
             stats.completion_tokens += out.completion_tokens or 0
-            raw = self._redact(out.content)
-            result = self._read(out)
+            raw = None if out.content is None else clip(self._redact(out.content))
+            result = self._read(out, r)
             if isinstance(result, float):
                 verdict = self._verdict(result, None, raw, out, attempts, *tokens)
                 self._store(key, verdict, time.monotonic() - started)
@@ -233,14 +262,13 @@ class Judge:
             log.debug("judge: %s, retry %d in %.2fs", fault, attempts, delay)
             await asyncio.sleep(delay)
 
-    def _read(self, out: Outcome) -> str | float:
+    def _read(self, out: Outcome, r: JudgeRequest) -> str | float:
         """The score an attempt carries, or the name of its fault."""
         if out.error:
             return out.error
         if out.finish_reason == "length":  # cut off: whatever it says is not its answer
             return "judge_truncated"
-        score = parse_score(out.content, self.prompt.allowed)
-        return "judge_unparseable" if score is None else score
+        return read_reply(out.content, self.prompt.allowed, (r.pred, r.gt, r.question))
 
     def _store(self, key: str, v: JudgeVerdict, elapsed: float) -> None:
         if self._cache is None or v.score is None or v.raw is None:
@@ -283,12 +311,9 @@ class Judge:
             completion_tokens=completion_tokens,
         )
 
-    def _redact(self, text: str | None) -> str | None:
-        # A hostile or buggy server could echo the Authorization header back into its reply.
-        key = self._api_key.reveal()
-        if text and key != NO_KEY_PLACEHOLDER and key in text:
-            return text.replace(key, "[redacted]")
-        return text
+    def _redact(self, text: str) -> str:
+        # A hostile or buggy server could echo the Authorization header (or most of it) back.
+        return self._redactor(text)
 
 
 def _add(total: int | None, n: int | None) -> int | None:

@@ -10,6 +10,12 @@ Steps, each its own function so that a run can stop after any of them and resume
 4. :func:`collect` - download the output file, read each reply with the prompt's strict
    parser and store scored ones in the judge cache, under their ``custom_id``.
 
+Replies are read as the live judge reads them: copies of the row's texts removed, different
+scores in one reply ``judge_ambiguous``, a reply over ``MAX_REPLY_BYTES`` refused, the key
+redacted and the text clipped. The row of each request is kept in the cache at step 1, so
+collect into the same cache the batch was submitted from; a reply whose row that cache does
+not hold is ``judge_unknown_row`` and is not cached.
+
 After collecting, grading with the same judge settings finds every judged row in the cache and
 calls nobody. Collecting needs only the batch id (and the endpoint and cache), so
 ``vqagrade batch collect ID`` works from another shell or another day. A reply that failed,
@@ -29,10 +35,11 @@ from pydantic import BaseModel, Field
 
 from ..errors import JudgeError
 from .cache import Cache, Entry, default_cache_path
-from .client import NO_KEY_PLACEHOLDER, Secret, resolve_api_key
-from .parse import parse_score
+from .client import NO_KEY_PLACEHOLDER, resolve_api_key, resolve_base_url
+from .parse import read_reply
 from .prompts import load_prompt
 from .records import JudgeRequest
+from .untrusted import MAX_REPLY_BYTES, Redactor, clip
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -117,8 +124,23 @@ def make_sync_client(
     import openai
 
     key = resolve_api_key(api_key_env, base_url)
+    http_class: Any = openai.DefaultHttpxClient
+    try:  # the SDK's own class, which closes its connections when collected
+        from openai._base_client import SyncHttpxClientWrapper
+
+        http_class = SyncHttpxClientWrapper
+    except ImportError:  # pragma: no cover - other SDK versions
+        pass
+    # Redirects are not followed: the requests (with the rows) only go to the endpoint given.
+    http = http_class(timeout=timeout, follow_redirects=False)
     # A few retries of the client's own: these are rare, idempotent-enough management calls.
-    return openai.OpenAI(api_key=key.reveal(), base_url=base_url, timeout=timeout, max_retries=2)
+    return openai.OpenAI(
+        api_key=key.reveal(),
+        base_url=resolve_base_url(base_url),
+        timeout=timeout,
+        max_retries=2,
+        http_client=http,
+    )
 
 
 def _client_for(judge: Judge) -> OpenAI:
@@ -126,10 +148,11 @@ def _client_for(judge: Judge) -> OpenAI:
     return make_sync_client(c.base_url, c.api_key_env, c.timeout)
 
 
-def _api_error(action: str, exc: Exception) -> JudgeError:
+def _api_error(action: str, exc: Exception, client: OpenAI) -> JudgeError:
+    # The server's error text is untrusted: it may echo the key back.
     status = getattr(exc, "status_code", None)
     why = f"HTTP {status}" if status else type(exc).__name__
-    return JudgeError(f"Batch API: cannot {action} ({why}: {exc})")
+    return JudgeError(_redactor(client)(f"Batch API: cannot {action} ({why}: {exc})"))
 
 
 # ---- 1. requests ---------------------------------------------------------------------------------
@@ -145,14 +168,14 @@ def write_requests(judge: Judge, requests: Sequence[JudgeRequest], path: Path) -
         requests: the rows to judge.
         path: the JSON lines file to write.
     """
-    seen: set[str] = set()
+    seen: dict[str, JudgeRequest] = {}
     n = 0
     with open(path, "w", encoding="utf-8") as out:
         for r in requests:
             key = judge.key(r)
             if key in seen or judge.lookup(r) is not None:
                 continue
-            seen.add(key)
+            seen[key] = r
             line = {
                 "custom_id": key,
                 "method": "POST",
@@ -161,6 +184,7 @@ def write_requests(judge: Judge, requests: Sequence[JudgeRequest], path: Path) -
             }
             out.write(json.dumps(line, ensure_ascii=False) + "\n")
             n += 1
+    judge.remember_batch_rows(seen)
     return n
 
 
@@ -220,7 +244,7 @@ def _create(judge: Judge, client: OpenAI, path: Path) -> BatchStatus:
         with open(path, "rb") as f:
             uploaded = client.files.create(file=(path.name, f), purpose="batch")
     except openai.OpenAIError as exc:
-        raise _api_error("upload the requests", exc) from None
+        raise _api_error("upload the requests", exc, client) from None
     try:
         batch = client.batches.create(
             input_file_id=uploaded.id,
@@ -229,7 +253,7 @@ def _create(judge: Judge, client: OpenAI, path: Path) -> BatchStatus:
             metadata=meta,
         )
     except openai.OpenAIError as exc:
-        raise _api_error("create the batch", exc) from None
+        raise _api_error("create the batch", exc, client) from None
     return _status(batch)
 
 
@@ -271,7 +295,7 @@ def status(batch_id: str, *, client: OpenAI | None = None, **client_args: Any) -
     try:
         return _status(client.batches.retrieve(batch_id))
     except openai.OpenAIError as exc:
-        raise _api_error(f"fetch batch {batch_id}", exc) from None
+        raise _api_error(f"fetch batch {batch_id}", exc, client) from None
 
 
 def wait(
@@ -336,7 +360,7 @@ def collect(
     if not st.prompt or not st.model:
         raise JudgeError(f"batch {batch_id} was not made by vqagrade (no model/prompt metadata)")
     prompt = load_prompt(st.prompt)
-    key = _client_key(client)
+    reader = _Reader(st.model, prompt.name, prompt.allowed, _redactor(client))
     cache = Cache(cache_path or default_cache_path())
     try:
         for file_id in (st.output_file_id, st.error_file_id):
@@ -346,7 +370,7 @@ def collect(
                 if not line.strip():
                     continue
                 result.replies += 1
-                fault = _ingest(line, st.model, prompt.name, prompt.allowed, key, cache)
+                fault = reader.ingest(line, cache)
                 if fault is None:
                     result.cached += 1
                 else:
@@ -356,8 +380,9 @@ def collect(
     return result
 
 
-def _client_key(client: OpenAI) -> Secret:
-    return Secret(str(getattr(client, "api_key", "") or NO_KEY_PLACEHOLDER))
+def _redactor(client: OpenAI) -> Redactor:
+    key = str(getattr(client, "api_key", "") or "")
+    return Redactor("" if key == NO_KEY_PLACEHOLDER else key)
 
 
 def _download(client: OpenAI, file_id: str) -> str:
@@ -366,53 +391,62 @@ def _download(client: OpenAI, file_id: str) -> str:
     try:
         return client.files.content(file_id).text
     except openai.OpenAIError as exc:
-        raise _api_error(f"download file {file_id}", exc) from None
+        raise _api_error(f"download file {file_id}", exc, client) from None
 
 
-def _ingest(
-    line: str, model: str, prompt: str, allowed: frozenset[float], key: Secret, cache: Cache
-) -> str | None:
-    """Cache one output line; None when stored, else the fault's name."""
-    try:
-        item = json.loads(line)
-        custom_id = item["custom_id"]
-    except (ValueError, KeyError, TypeError):
-        return "judge_invalid_response"
-    response = item.get("response") or {}
-    code = response.get("status_code")
-    if item.get("error") or code != 200:
-        return f"judge_http_{code}" if code else "judge_batch_error"
-    body = response.get("body") or {}
-    try:
-        choice = body["choices"][0]
-        content = choice["message"]["content"]
-    except (KeyError, IndexError, TypeError):
-        return "judge_invalid_response"
-    if not isinstance(content, str):
-        return "judge_invalid_response"
-    if choice.get("finish_reason") == "length":
-        return "judge_truncated"
-    score = parse_score(content, allowed)
-    if score is None:
-        return "judge_unparseable"
-    secret = key.reveal()
-    if secret != NO_KEY_PLACEHOLDER and secret in content:
-        content = content.replace(secret, "[redacted]")
-    usage = body.get("usage") or {}
-    cache.put(
-        str(custom_id),
-        Entry(
-            model=model,
-            prompt=prompt,
-            raw=content,
-            score=score,
-            finish_reason=choice.get("finish_reason"),
-            prompt_tokens=_int(usage.get("prompt_tokens")),
-            completion_tokens=_int(usage.get("completion_tokens")),
-            elapsed=0.0,
-        ),
-    )
-    return None
+class _Reader:
+    """Reads batch output lines into the cache, as strictly as the live judge reads replies."""
+
+    def __init__(
+        self, model: str, prompt: str, allowed: frozenset[float], redact: Redactor
+    ) -> None:
+        self.model, self.prompt, self.allowed, self.redact = model, prompt, allowed, redact
+
+    def ingest(self, line: str, cache: Cache) -> str | None:
+        """Cache one output line; None when stored, else the fault's name."""
+        try:
+            item = json.loads(line)
+            custom_id = item["custom_id"]
+        except (ValueError, KeyError, TypeError):
+            return "judge_invalid_response"
+        response = item.get("response") or {}
+        code = response.get("status_code")
+        if item.get("error") or code != 200:
+            return f"judge_http_{code}" if code else "judge_batch_error"
+        body = response.get("body") or {}
+        try:
+            choice = body["choices"][0]
+            content = choice["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            return "judge_invalid_response"
+        if not isinstance(content, str):
+            return "judge_invalid_response"
+        if len(content.encode("utf-8", "surrogatepass")) > MAX_REPLY_BYTES:
+            return "judge_too_large"
+        if choice.get("finish_reason") == "length":
+            return "judge_truncated"
+        row = cache.batch_row(str(custom_id))
+        if row is None:
+            return "judge_unknown_row"
+        question, gt, pred = row
+        score = read_reply(content, self.allowed, (pred, gt, question))
+        if isinstance(score, str):
+            return score
+        usage = body.get("usage") or {}
+        cache.put(
+            str(custom_id),
+            Entry(
+                model=self.model,
+                prompt=self.prompt,
+                raw=clip(self.redact(content)),
+                score=score,
+                finish_reason=choice.get("finish_reason"),
+                prompt_tokens=_int(usage.get("prompt_tokens")),
+                completion_tokens=_int(usage.get("completion_tokens")),
+                elapsed=0.0,
+            ),
+        )
+        return None
 
 
 def _int(value: Any) -> int | None:

@@ -1,10 +1,14 @@
 """A content-addressed SQLite cache of judge replies, so no question is paid for twice.
 
 The key is the sha256 of everything that decides a reply: the prompt text, the model, the
-request parameters, and the row (question, gt, pred). Only scored replies are stored: an
-error is retried on the next run. WAL mode and a busy timeout let several processes share one
-file; each verdict is committed as soon as it arrives, so a killed run loses nothing already
-answered. The schema evolves by numbered migrations recorded in ``_migrations``.
+request parameters, the endpoint (two servers may serve different models under one name),
+and the row (question, gt, pred). Only scored replies are stored, their text redacted and
+clipped (see ``untrusted``): an error is retried on the next run. Files written before the
+endpoint was part of the key stay readable (``cache stats``, ``cache clear``), but their
+entries are never answered from: they cannot say which endpoint gave them. WAL mode and a
+busy timeout let several processes share one file; each verdict is committed as soon as it
+arrives, so a killed run loses nothing already answered. The schema evolves by numbered
+migrations recorded in ``_migrations``.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from typing import Any
 
 import platformdirs
 
+from .untrusted import RAW_MAX_CHARS, clip
+
 _BUSY_TIMEOUT_MS = 30_000
 
 
@@ -29,10 +35,20 @@ def default_cache_path() -> Path:
 
 
 def cache_key(
-    prompt_text: str, model: str, params: Mapping[str, Any], question: str, gt: str, pred: str
+    prompt_text: str,
+    model: str,
+    params: Mapping[str, Any],
+    endpoint: str,
+    question: str,
+    gt: str,
+    pred: str,
 ) -> str:
-    """The sha256 (hex) that addresses one judge request."""
-    material = [prompt_text, model, dict(params), question, gt, pred]
+    """The sha256 (hex) that addresses one judge request.
+
+    Args:
+        endpoint: the endpoint's identity (``client.endpoint_id``), without credentials.
+    """
+    material = ["v2", prompt_text, model, dict(params), endpoint, question, gt, pred]
     blob = json.dumps(material, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
@@ -71,9 +87,29 @@ def _m001_verdicts(db: sqlite3.Connection) -> None:
     )
 
 
+def _m002_batch_rows_and_clipped_raw(db: sqlite3.Connection) -> None:
+    # The rows of submitted Batch API requests, so that collecting can tell a quoted
+    # prediction from the judge's own words; and replies stored before they were clipped.
+    db.execute(
+        """
+        CREATE TABLE batch_rows (
+            key TEXT PRIMARY KEY,
+            question TEXT NOT NULL,
+            gt TEXT NOT NULL,
+            pred TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    long = db.execute("SELECT key, raw FROM verdicts WHERE length(raw) > ?", (RAW_MAX_CHARS,))
+    for key, raw in long.fetchall():
+        db.execute("UPDATE verdicts SET raw = ? WHERE key = ?", (clip(raw), key))
+
+
 # Append only: a migration, once released, is never edited or renumbered.
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("m001_verdicts", _m001_verdicts),
+    ("m002_batch_rows_and_clipped_raw", _m002_batch_rows_and_clipped_raw),
 ]
 
 
@@ -136,7 +172,7 @@ class Cache:
                 key,
                 entry.model,
                 entry.prompt,
-                entry.raw,
+                clip(entry.raw),
                 entry.score,
                 entry.finish_reason,
                 entry.prompt_tokens,
@@ -145,6 +181,27 @@ class Cache:
                 entry.created_at or _now(),
             ),
         )
+
+    def put_batch_rows(self, rows: Mapping[str, tuple[str, str, str]]) -> None:
+        """Remember the (question, gt, pred) of submitted batch requests, by key."""
+        now = _now()
+        with_time = [(k, q, g, p, now) for k, (q, g, p) in rows.items()]
+        self._db.execute("BEGIN")
+        try:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO batch_rows VALUES (?, ?, ?, ?, ?)", with_time
+            )
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def batch_row(self, key: str) -> tuple[str, str, str] | None:
+        """The (question, gt, pred) a batch request was made for, if this cache submitted it."""
+        row = self._db.execute(
+            "SELECT question, gt, pred FROM batch_rows WHERE key = ?", (key,)
+        ).fetchone()
+        return (str(row[0]), str(row[1]), str(row[2])) if row else None
 
     def close(self) -> None:
         self._db.close()
@@ -208,6 +265,7 @@ def cache_clear(path: Path | None = None) -> int:
     cache = Cache(path)
     try:
         deleted = cache._db.execute("DELETE FROM verdicts").rowcount
+        cache._db.execute("DELETE FROM batch_rows")
         try:  # give the space back; skipped if another process holds the file
             cache._db.execute("VACUUM")
             cache._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

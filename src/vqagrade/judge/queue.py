@@ -25,16 +25,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .records import Method
+from ..contract import merge_judge, unreadable, unwrap
 
 if TYPE_CHECKING:
-    from .grader import Grader, JudgeLike
+    from ..grader import Grader, JudgeLike
 
 __all__ = [
     "Item",
     "JudgeQueueStats",
-    "apply_judge",
-    "error_row",
     "judge_concurrently",
     "rule_items",
 ]
@@ -59,14 +57,6 @@ class JudgeQueueStats:
         return self.submitted - self.done
 
 
-def error_row(line: int | None, raw: str | None, reason: str) -> dict[str, Any]:
-    """The output row for a record that could not be read at all."""
-    row: dict[str, Any] = {"line": line, "raw": raw}
-    row.update(score=None, method=Method.ERROR.value, gt_label=None, pred_label=None, options=None)
-    row["reason"] = reason
-    return row
-
-
 def rule_items(
     grader: Grader, rows: Iterable[Mapping[str, Any] | Any], *, judge_all: bool = False
 ) -> Iterator[Item]:
@@ -78,21 +68,12 @@ def rule_items(
         judge_all: mark every readable row for the judge, not only unsettled ones.
     """
     for row in rows:
-        data = row if isinstance(row, Mapping) else getattr(row, "data", None)
-        if data is None or not isinstance(data, Mapping):
-            why = getattr(row, "error", None) or "the row is not an object"
-            yield error_row(getattr(row, "line", None), getattr(row, "raw", None), why), None, False
+        data = unwrap(row)
+        if data is None:
+            yield unreadable(row), None, False
             continue
         fields, triple, unsettled = grader.row_fields(data)
         yield {**data, **fields}, triple, triple is not None and (unsettled or judge_all)
-
-
-def apply_judge(row: dict[str, Any], fields: Mapping[str, Any]) -> None:
-    """Merge the judge's fields into an output row (the rules' reason is kept after it)."""
-    rules = row.get("reason")
-    row.update(fields)
-    if rules and fields.get("method") == Method.LLM.value:
-        row["reason"] = f"{fields['reason']}; rules: {rules}"
 
 
 class _Batch:
@@ -150,7 +131,7 @@ def judge_concurrently(
         assert b.future is not None
         results = b.future.result()
         for row, fields in zip(b.rows, results, strict=True):
-            apply_judge(row, fields)
+            merge_judge(row, fields)
         b.future = None
         b.rows = []
 

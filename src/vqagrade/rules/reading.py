@@ -12,9 +12,9 @@ from functools import lru_cache
 from itertools import accumulate
 from operator import add
 
-from .focus import find_focus
-from .labels import Label
-from .lexicon import Lexicon
+from ..labels import Label
+from ..lexicon import Lexicon
+from .final_answer import find_focus
 from .text import lemma_table
 
 _LETTER_ONLY = re.compile(

@@ -4,8 +4,8 @@ comparison with something other than the options abstains.
 
 from __future__ import annotations
 
-from .labels import Label
-from .lexicon import Lexicon
+from ..labels import Label
+from ..lexicon import Lexicon
 from .options import Options, stem
 from .reading import Hit, Reading, clause_end, clause_start, content_word, other_option
 

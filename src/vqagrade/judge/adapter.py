@@ -6,10 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .judge import Judge, JudgeVerdict
-
-# Judged rows carry these besides the contract's fields.
-JUDGE_FIELDS = ("judge_model", "judge_prompt", "judge_raw", "judge_cached")
+    from . import Judge, JudgeVerdict
 
 
 class JudgeFallback:
@@ -27,7 +24,7 @@ class JudgeFallback:
 
     def judge_rows(self, items: Sequence[tuple[str, str, str]]) -> list[dict[str, Any]]:
         """Judge (question, gt, pred) triples, order preserved."""
-        from .judge import JudgeRequest
+        from . import JudgeRequest
 
         requests = [JudgeRequest(question=q, gt=gt, pred=pred) for q, gt, pred in items]
         return [self.fields(v) for v in self.judge.judge_many(requests)]

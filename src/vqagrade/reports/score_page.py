@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _charts as ch
+from . import charts as ch
 from .summary import Summary
 
 __all__ = ["score_report_html"]

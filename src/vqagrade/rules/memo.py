@@ -8,21 +8,18 @@ compiled with mypyc with the rule modules (see the Makefile): it runs once per i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..contract import MAX_TEXT_CHARS, InputRow, Method, field_problem, unreadable, unwrap
+from ..labels import TRUTH_TABLE, Label
+from ..lexicon import Lexicon
 from . import options as options_module
 from .answer import label_reading, read_answer
-from .io import InputRow
-from .labels import TRUTH_TABLE, Label
-from .lexicon import Lexicon
 from .options import NotTwoOption, Options, build_options, extract_options
-from .pipeline import error_row
 from .reading import Reading
-from .records import Method
 
-MAX_TEXT_CHARS = 100_000
 CACHE_SIZE = 100_000
 # Label tables hold one small int per (question, answer text): a million cost ~60 MB, and a
 # bigger table keeps the answers that recur across a run (measured on 1M rows: 29 s with
@@ -353,29 +350,13 @@ class Tables:
         """The rules-only loop: each input row plus the contract's fields, in order."""
         for row in rows:
             data = row.data if type(row) is InputRow else row
-            if type(data) is not dict:
-                if data is None or not isinstance(data, Mapping):
-                    why = getattr(row, "error", None) or "the row is not an object"
-                    yield error_row(getattr(row, "line", None), getattr(row, "raw", None), why)
+            if type(data) is not dict:  # the rare row: another mapping, or unreadable
+                data = unwrap(row)
+                if data is None:
+                    yield unreadable(row)
                     continue
-                data = dict(data)
             core, texts, _ = self.settle(data)
             out_row = {**data, **core.row_fields}
             if texts is not None:
                 out_row["options"] = [texts[0], texts[1]]  # rows never share a mutable list
             yield out_row
-
-
-def field_problem(name: str, value: Any, *, allow_empty: bool = False) -> str | None:
-    """Why a field cannot be graded (None when it can); `allow_empty` lets "" through."""
-    if type(value) is str and len(value) <= MAX_TEXT_CHARS and value and not value.isspace():
-        return None
-    if value is None:
-        return f"missing field '{name}'"
-    if not isinstance(value, str):
-        return f"field '{name}' is {type(value).__name__}, expected a string"
-    if not allow_empty and not value.strip():
-        return f"field '{name}' is empty"
-    if len(value) > MAX_TEXT_CHARS:
-        return f"field '{name}' is longer than {MAX_TEXT_CHARS:,} characters"
-    return None

@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from .judge.parse import parse_score
+from ..judge.parse import parse_score
 
 if TYPE_CHECKING:
-    from .grader import Grader
-    from .records import Grade
+    from ..grader import Grader
+    from ..records import Grade
 
 __all__ = [
     "SCALE",
@@ -310,7 +310,7 @@ def audit_rows(
         grader: the rules (field names, lexicons); default: a plain `Grader()`.
     """
     if grader is None:
-        from .grader import Grader
+        from ..grader import Grader
 
         grader = Grader()
     f = grader.fields

@@ -15,13 +15,13 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._audit_page import audit_report_html
-from ._charts import LISTING_LIMIT
-from ._score_page import score_report_html
+from .audit_page import audit_report_html
+from .charts import LISTING_LIMIT
+from .score_page import score_report_html
 
 if TYPE_CHECKING:
+    from ..grader import Grader
     from .audit import AuditResult
-    from .grader import Grader
 
 __all__ = [
     "LISTING_LIMIT",
@@ -57,7 +57,7 @@ def _from_csv(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _input_rows(path: str, fmt: str | None) -> Iterable[dict[str, Any]]:
-    from .io import detect_format, read_rows
+    from ..io.rows import detect_format, read_rows
 
     csv = detect_format(path, fmt) == "csv"
     for r in read_rows(path, fmt):
@@ -132,8 +132,8 @@ def report_from_audit(
     Raises:
         InputError: the file cannot be read.
     """
+    from ..io.rows import read_rows
     from .audit import audit_rows
-    from .io import read_rows
 
     result = audit_rows(read_rows(path, fmt), judge_field, grader)
     source = os.path.basename(path) if path != "-" else "stdin"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
-from .labels import Label
-from .lexicon import Lexicon
+from ..labels import Label
+from ..lexicon import Lexicon
 from .options import Options, stem
 from .reading import (
     _AND,

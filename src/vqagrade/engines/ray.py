@@ -39,12 +39,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError, OutputError, VqagradeError
+from ..errors import InputError, OutputError, VqagradeError
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from .records import FieldMap
+    from ..records import FieldMap
 
 __all__ = ["Piece", "RayRun", "check_output_dir", "plan_pieces", "run_ray"]
 
@@ -126,7 +126,7 @@ def plan_pieces(
     Raises:
         InputError: the input is missing, stdin, or of an unknown format.
     """
-    from .io import detect_format
+    from ..io.rows import detect_format
 
     name = os.fspath(input)
     kind = detect_format(name, fmt)
@@ -142,7 +142,7 @@ def plan_pieces(
 
 
 def _parquet_pieces(name: str, piece_rows: int) -> list[Piece]:
-    from .parquet import open_parquet, parquet_files
+    from ..io.parquet import open_parquet, parquet_files
 
     pieces: list[Piece] = []
     for path in parquet_files(name):
@@ -224,7 +224,7 @@ def run_ray(
         InputError: the input is missing, stdin, or of an unknown format.
         OutputError: the output folder is not usable (see :func:`check_output_dir`).
     """
-    from .records import FieldMap
+    from ..records import FieldMap
 
     try:
         import ray
@@ -288,8 +288,8 @@ def _grade_pieces(
     """On a Ray worker: grade and write each piece; report the rows written."""
     import pyarrow as pa
 
+    from ..records import FieldMap
     from .arrow import grader_for
-    from .records import FieldMap
 
     grader = grader_for(FieldMap(**fields), _lexicon_files(lexicons))
     seqs, counts = [], []
@@ -306,9 +306,9 @@ def _grade_pieces(
 def _write_piece(piece: Piece, target: Path, grader: Any, batch_rows: int) -> int:
     if piece.kind == "parquet":
         return _write_parquet_piece(piece, target, grader, batch_rows)
+    from ..io.parquet import ParquetRowWriter
+    from ..io.rows import _iter_jsonl, detect_format, read_rows
     from .arrow import writer_hint
-    from .io import _iter_jsonl, detect_format, read_rows
-    from .parquet import ParquetRowWriter
 
     rows: Any
     if piece.kind == "jsonl":
@@ -330,8 +330,8 @@ def _write_piece(piece: Piece, target: Path, grader: Any, batch_rows: int) -> in
 def _write_parquet_piece(piece: Piece, target: Path, grader: Any, batch_rows: int) -> int:
     import pyarrow.parquet as pq
 
+    from ..io.parquet import open_parquet
     from .arrow import grade_batch, output_schema
-    from .parquet import open_parquet
 
     pf = open_parquet(piece.path)
     n = 0

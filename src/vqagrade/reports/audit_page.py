@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import _charts as ch
+from . import charts as ch
 
 if TYPE_CHECKING:
     from .audit import AuditResult

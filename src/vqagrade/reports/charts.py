@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-from . import __version__
+from .. import __version__
 
 # Rows listed in a report's searchable table at most (the page stays light in a browser).
 LISTING_LIMIT = 5_000

@@ -25,9 +25,9 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
-from .errors import InputError, OutputError
-from .fallback import JUDGE_FIELDS
-from .io import ClosingWriter, InputRow
+from ..contract import CONTRACT_COLUMNS, ERROR_COLUMNS, JUDGE_COLUMNS, InputRow
+from ..errors import InputError, OutputError
+from .rows import ClosingWriter
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -43,13 +43,6 @@ __all__ = [
     "open_parquet",
     "parquet_files",
 ]
-
-CONTRACT_COLUMNS = ("score", "method", "gt_label", "pred_label", "options", "reason")
-"""The fields every output row gains (the design's row contract), in order."""
-JUDGE_COLUMNS = JUDGE_FIELDS
-"""Extra fields of rows the LLM judge saw."""
-ERROR_COLUMNS = ("line", "raw")
-"""Fields of an error row for a record that could not be read at all."""
 
 READ_BATCH_ROWS = 16_384
 WRITE_BATCH_ROWS = 8_192

@@ -4,8 +4,8 @@ after it ("the radius is intact"), carried over coordinated mentions ("no X or Y
 
 from __future__ import annotations
 
-from .labels import Label
-from .lexicon import Lexicon
+from ..labels import Label
+from ..lexicon import Lexicon
 from .options import Options, stem
 from .reading import (
     _COORD,

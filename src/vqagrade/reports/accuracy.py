@@ -9,8 +9,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, Field
 
-from .errors import InputError
-from .grader import Grader
+from ..errors import InputError
+from ..grader import Grader
 
 
 class BenchRow(BaseModel):

@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from .errors import OutputError
+from ..errors import OutputError
 
 __all__ = ["JUnitWriter", "write_junit"]
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .lexicon import Lexicon
+from ..lexicon import Lexicon
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.I | re.S)
 _THINK = re.compile(r"<think>.*?(?:</think>|$)", re.I | re.S)

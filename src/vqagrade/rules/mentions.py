@@ -12,8 +12,8 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-from .labels import Label
-from .lexicon import Lexicon
+from ..labels import Label
+from ..lexicon import Lexicon
 from .options import Options, stem
 from .reading import (
     _ARTICLES,

@@ -20,13 +20,13 @@ import re
 import sys
 import zlib
 from collections.abc import Generator, Iterator, Sequence
-from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, Protocol, cast
 
 import orjson
 
-from .errors import InputError, OutputError
+from ..contract import InputRow
+from ..errors import InputError, OutputError
 
 __all__ = [
     "FORMATS",
@@ -65,20 +65,6 @@ def _raise_csv_field_limit() -> None:
 
 
 _raise_csv_field_limit()
-
-
-@dataclass(slots=True)  # not frozen: a frozen __init__ costs ~0.4 us, once per input row
-class InputRow:
-    """One input record: the parsed row, or why it could not be read.
-
-    ``line`` is 1-based. JSON lines: the physical line number (blank lines are skipped but
-    counted, so it matches an editor). CSV: the data record number, header excluded.
-    """
-
-    line: int
-    data: dict[str, Any] | None
-    error: str | None = None
-    raw: str | None = None
 
 
 class RowWriter(Protocol):

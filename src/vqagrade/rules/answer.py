@@ -9,10 +9,10 @@ confident label is the failure that matters, abstaining is cheap.
 
 from __future__ import annotations
 
+from ..labels import Label
+from ..lexicon import Lexicon
 from .comparison import comparative, off_comparand
 from .decide import decide
-from .labels import Label
-from .lexicon import Lexicon
 from .mentions import (
     drop_conditional,
     drop_other_structures,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from .lexicon import Lexicon
+from ..lexicon import Lexicon
 from .text import Tok
 
 # Words and the punctuation that bounds an option phrase; hyphens and slashes are skipped so

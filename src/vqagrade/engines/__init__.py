@@ -1,0 +1,1 @@
+"""Where grading runs: worker processes (`processes`), Ray (`ray`), Arrow batches (`arrow`)."""
