@@ -48,6 +48,7 @@ GRAMMAR_LISTS = (
     "exclusive_classes",
     "stain_filler",
     "question_negators",
+    "state_options",
 )
 
 _LIST_SECTIONS = {
@@ -72,6 +73,8 @@ _LIST_SECTIONS = {
         "also",
         "relative_sides",
         "equal",
+        "partial",
+        "mixed",
     ),
     "negation": ("before", "pseudo", "after", "after_state", "scope_end", "unassessed"),
     "complements": ("negative_prefixes",),
@@ -273,6 +276,8 @@ class Lexicon:
         self.also = phrases("cues.also")
         self.relative_sides = phrases("cues.relative_sides")
         self.equal = words("cues.equal")
+        self.partial = words("cues.partial")
+        self.mixed = words("cues.mixed")
         self.state_words = words("question.state_predicates")
         self.scope_end = words("negation.scope_end")
         self.comparatives = PhraseSet()

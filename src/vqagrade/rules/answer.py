@@ -16,6 +16,7 @@ from .decide import decide
 from .mentions import (
     drop_conditional,
     drop_other_structures,
+    drop_other_terms,
     find_hits,
     frame_conflict,
     option_matcher,
@@ -31,6 +32,22 @@ __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_a
 
 def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     """Label a read answer against the question's options."""
+    v = _label_focus(r, opts, lex)
+    if (r.rationale or r.reconsidered) and v.label in (Label.A, Label.B):
+        other = Label.B if v.label is Label.A else Label.A
+        if r.rationale and label_answer(r.rationale, opts, lex).label is other:
+            why = "the rationale after the final answer chooses the other option"
+            return Verdict(None, "rationale", why, v.focus, v.hits, v.cues)
+        if r.reconsidered and any(
+            h.option is other and h.negation is None
+            for h in label_answer(r.reconsidered, opts, lex).hits
+        ):
+            why = "the reasoning before the final answer corrected itself to the other option"
+            return Verdict(None, "reconsidered", why, v.focus, v.hits, v.cues)
+    return v
+
+
+def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     if r.early is not None and r.yes_no and opts.source == "or-not":
         # "Is contrast used or not?" - "yes" affirms X, "no" answers "not".
         lab = Label.A if r.words and r.words[0] in lex.yes else Label.B
@@ -56,7 +73,7 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             return Verdict(None, "contradiction", "the letter and the words disagree", f)
         return rest
     m = option_matcher(opts, lex)
-    found = drop_other_structures(r, find_hits(r, m), opts, lex)
+    found = drop_other_terms(r, drop_other_structures(r, find_hits(r, m), opts, lex), opts, lex)
     hits = drop_conditional(r, found, lex)
     if found and not hits:
         why = "names the options only in general or hypothetical statements"

@@ -80,6 +80,14 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
     f, words = r.focus, r.words
     owned = {i for h in hits for i in range(h.first, h.last + 1)}
     both_cue = [(i, j) for i, j in r.both_cue if i not in owned]
+    if not lex.mixed.isdisjoint(words):
+        # "Mixed dentition" to "primary or permanent dentition?": mixed + the shared word
+        shared = set(opts.a.words) & set(opts.b.words)
+        both_cue += [
+            (i, i + 2)
+            for i in range(len(words) - 1)
+            if words[i] in lex.mixed and words[i + 1] in shared and i not in owned
+        ]
     none_cue = [(i, j) for i, j in r.none_cue if i not in owned]
     cues += ["both:" + " ".join(words[i:j]) for i, j in both_cue]
     cues += ["none:" + " ".join(words[i:j]) for i, j in none_cue]
@@ -91,7 +99,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         return Verdict(label, rule, reason, f, t_hits, t_cues)
 
     if opts.source == "or-not" and hits and not both_cue and not none_cue:
-        return _or_not(hits, words, opts, verdict)
+        return _or_not(hits, words, opts, lex, verdict)
     if opts.source == "or-not" and not hits and r.lead is not None:
         # "Yes, it does." to "Does this image use contrast or not?"
         lab = Label.A if r.lead in lex.yes else Label.B
@@ -244,8 +252,9 @@ def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
 def _other_subject(
     r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Lexicon
 ) -> str | None:
-    """For normal/abnormal questions: the subject of "... is normal" when it is something the
-    question does not ask about ("Overall, the heart and mediastinum are normal")."""
+    """For normal/abnormal and present/absent questions: the subject of "... is normal" when
+    it is something the question does not ask about ("Overall, the heart and mediastinum are
+    normal", "RAC absent" to "Is H. pylori gastritis present or absent?")."""
     if not opts.normal_question:
         return None
     words = r.words
@@ -270,13 +279,20 @@ def _other_subject(
     return found
 
 
-def _or_not(hits: list[Hit], words: tuple[str, ...], opts: Options, verdict: Any) -> Verdict:
+def _or_not(
+    hits: list[Hit], words: tuple[str, ...], opts: Options, lex: Lexicon, verdict: Any
+) -> Verdict:
     """ "X or not?": X's head word decides ("an air-fluid level is present" despite "no free
-    air"); otherwise any word of X, or a word only "not X" has ("no contrast")."""
+    air"); otherwise any word of X when its head only asks whether X is there ("Is a nodule
+    present or not?"), or a word only "not X" has ("no contrast"). A head that says more
+    ("Is the effusion haemodynamically significant or not?") must itself be answered."""
     if any(h.option is Label.B for h in hits):  # a word only "not X" has: "no contrast"
         return verdict(Label.B, "or-not", "denies X in an 'X or not' question")  # type: ignore[no-any-return]
     head = opts.a.words[-1]
     on_head = [h for h in hits if head in words[h.first : h.last + 1]]
+    if not on_head and len(opts.a.words) > 1 and head not in lex.q_verbs:
+        why = f"names what the question asks about but not whether it is '{head}'"
+        return verdict(None, "or-not-unanswered", why)  # type: ignore[no-any-return]
     pool = on_head or hits
     says_not = {h.option is Label.B or h.negation is not None for h in pool}
     if says_not == {True}:

@@ -43,6 +43,11 @@ class Focus:
 
     text: str
     how: str
+    rationale: str = ""
+    """Text after an explicit final answer (its rationale): must not choose the other option."""
+    reconsidered: str = ""
+    """The reasoning before a final answer, from its last self-correction on: must not name
+    the other option ("Right. On second thought ... a left eye. Final answer: right")."""
 
 
 @lru_cache(maxsize=8)
@@ -109,6 +114,16 @@ def _corrected(focus: Focus, lex: Lexicon) -> Focus:
     return Focus(rest, "self-correction") if any(c.isalpha() for c in rest) else focus
 
 
+def _after_correction(t: str, lex: Lexicon) -> str:
+    """The text after the last self-correction of `t`, or "" when it has none."""
+    pattern, firsts = _corrections(lex)
+    low = t.lower()
+    if not t or not any(w in low for w in firsts):
+        return ""
+    found = _corrected(Focus(t, ""), lex)
+    return found.text if found.how == "self-correction" else ""
+
+
 def _structured(t: str) -> str | None:
     """A JSON object answer as plain text: its answer key's value, or "X and Y. no Z." from
     yes/no values (None when `t` is not a JSON object)."""
@@ -166,7 +181,11 @@ def _find(text: str, lex: Lexicon) -> Focus:
         if marks:
             rest = t[marks[-1].end() :].strip()
             if rest:
-                return Focus(_first_sentence(_clean(rest, role)), "final-answer marker")
+                clean = _clean(rest, role)
+                answer = _first_sentence(clean)
+                after = clean[clean.find(answer) + len(answer) :].strip(" *\n")
+                before = _after_correction(t[: marks[-1].start()], lex)
+                return Focus(answer, "final-answer marker", after, before)
     if "**" in t or "__" in t:
         # Only a lone bold span that ends the answer is the answer ("... is **solid**.");
         # bold section labels ("**Left:** ..."), emphasis mid-sentence or several bold

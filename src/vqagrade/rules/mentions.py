@@ -25,6 +25,7 @@ from .reading import (
     Reading,
     clause_end,
     clause_start,
+    content_word,
 )
 from .text import PhraseSet
 
@@ -140,6 +141,91 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
     return out
 
 
+def drop_other_terms(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hit]:
+    """Drop one-word mentions of a longer option that name something else (see
+    _part_of_other_term). A word followed by another head is dropped only when no mention
+    of the other option remains: beside one, dropping it would leave the other option alone
+    ("Gram-positive cocci with Gram-negative rods" for "Gram-positive or Gram-negative
+    bacteria?"), so it stays and the answer is read with both."""
+    kept: list[Hit] = []
+    heads: list[Hit] = []
+    for h in hits:
+        why = _part_of_other_term(r, h, opts, lex) if h.first == h.last else None
+        if why is None:
+            kept.append(h)
+        elif why == "head":
+            heads.append(h)
+    if heads and any(h.option is not d.option for h in kept for d in heads):
+        return sorted(kept + heads, key=lambda h: h.first)
+    return kept
+
+
+def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str | None:
+    """One word of a longer option that names something else here: the question's own
+    subject ("cell" in "a granulated cell" when the question asks "Is the cell a basophil or a
+    mast cell?"), or a word of the option followed by another head than the option's ("right
+    lower zone" is not the right lower lobe, "the cervical region" not a cervical burnout
+    artefact) or joined by a hyphen to another word ("gastro-oesophageal" is not
+    para-oesophageal). Side words have their own rule (_off_structure)."""
+    own = opts.a if h.option is Label.A else opts.b
+    word = r.words[h.first]
+    if len(own.words) < 2 or word not in own.words or word in ("left", "right"):
+        return None
+    at = own.words.index(word)
+    words, f = r.words, r.focus
+    if at < len(own.words) - 1 and h.last + 1 < len(words):
+        # The head after the word, past adjectives ("benign reactive process" is a process)
+        j = h.last + 1
+        while (
+            j < len(words) - 1
+            and j - h.last <= 2
+            and words[j] not in own.words
+            and _modifier_like(words[j], lex)
+            and f[r.ends[j - 1] : r.starts[j]] == " "
+        ):
+            j += 1
+        nxt = words[j]
+        gap = f[r.ends[j - 1] : r.starts[j]]
+        if (
+            (gap == " " or gap in _JOINERS)
+            and nxt not in own.words
+            and content_word(nxt, lex)
+            and nxt not in lex.grammar["copula"]
+            and nxt not in lex.scope_end
+            and not _modifier_like(nxt, lex)
+        ):
+            return "head"
+    if at > 0 and h.first > 0:
+        k = h.first - 1
+        if f[r.ends[k] : h.start] in _JOINERS and words[k] != own.words[at - 1]:
+            return "head"
+    other = opts.b if h.option is Label.A else opts.a
+    said = r.focus[h.start : h.end].lower()
+    if any(
+        w.endswith(x)
+        and len(w) - len(x) >= 4
+        and w[: -len(x)] not in lex.canon.join_prefixes
+        and w[: -len(x)] not in lex.negative_prefixes
+        for w in other.words + other.surface
+        for x in (word, said)
+    ):
+        return "subject"  # "carcinoma" is also the other option's "adenocarcinoma"
+    return "subject" if word in opts.outside else None
+
+
+_JOINERS = frozenset({"-", "\u2013", "/"})
+
+
+def _modifier_like(word: str, lex: Lexicon) -> bool:
+    """An adjective, adverb or participle by its ending or class ("reactive", "reformatted",
+    "markedly"): it qualifies a head further on, it is not one."""
+    return (
+        word in lex.modifiers
+        or word.endswith(("ly", "ing"))
+        or (len(word) > 4 and word.endswith(lex.adjective_suffixes))
+    )
+
+
 def _contradicted(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
     """A one-word mention next to a word that contradicts the rest of its option."""
     own = opts.a if h.option is Label.A else opts.b
@@ -193,6 +279,8 @@ def qualifier_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon)
 
 
 _SENTENCE_END = re.compile(r"[.!?;\n]")
+_SLASH_AFTER = re.compile(r" ?/ ?\w")
+_SLASH_BEFORE = re.compile(r"\w ?/ ?$")
 _TERMINAL = frozenset(".!?)]*\"'")
 
 
@@ -214,15 +302,20 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
                 return "an option is said not to be assessed"
     if not lex.equal.isdisjoint(words) and lex.equal.isdisjoint(opts.a.words + opts.b.words):
         return "calls the two the same"
+    if not lex.partial.isdisjoint(words) and lex.partial.isdisjoint(opts.a.words + opts.b.words):
+        for h in hits:
+            k = h.first - 1
+            if k >= 0 and words[k] in lex.partial and r.starts[k] >= clause_start(r, h.start):
+                return f"says an option holds only in part ('{words[k]} {words[h.first]}')"
     if lex.relative_sides.find(words) and any(
         "laterality" in lex.parallel.get(words[h.first], set()) for h in hits
     ):
         return "a side named relative to another ('contralateral')"
     if "/" in f:
         for h in hits:
-            before, after = f[h.start - 1 : h.start], f[h.end : h.end + 1]
-            if (before == "/" and f[h.start - 2 : h.start - 1].isalnum()) or (
-                after == "/" and f[h.end + 1 : h.end + 2].isalnum()
+            # "R/LLQ", "late arterial / early portal venous": spaces around it or not
+            if _SLASH_AFTER.match(f, h.end) or _SLASH_BEFORE.search(
+                f[max(0, h.start - 4) : h.start]
             ):
                 return "an option joined to another word by a slash"
     last = hits[-1]

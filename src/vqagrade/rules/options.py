@@ -68,6 +68,9 @@ class Options:
     """The question's words up to the end of option A, articles dropped."""
     question_findings: frozenset[str] = frozenset()
     """The findings the question names ("mass", "stone"), from [grammar] finding_words."""
+    question_outside: frozenset[str] = frozenset()
+    """The question's words outside its options ("cell" in "Is the cell a basophil or a
+    mast cell?"): its subject, not an option's."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -102,6 +105,13 @@ class Options:
         global CONTEXT_READS
         CONTEXT_READS += 1
         return self.question_findings
+
+    @property
+    def outside(self) -> frozenset[str]:
+        """The question's words outside the options; read like `context`."""
+        global CONTEXT_READS
+        CONTEXT_READS += 1
+        return self.question_outside
 
     @property
     def context(self) -> frozenset[str]:
@@ -365,6 +375,17 @@ def _restore(
             x = x[-1:]
     while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
         yb = yb[1:]
+    ny = len(yb) - 1
+    if (
+        trim
+        and not pp
+        and ny > 0
+        and yb[0].text in lex.or_not
+        and len(xb) > ny
+        and [t.text for t in xb[-ny:]] == [t.text for t in yb[1:]]
+    ):
+        # "the gallbladder visualised or not visualised": X is what Y denies -> visualised
+        xt, xb = xt[xb[-ny].start :], xb[-ny:]
     aligned = bool(yb) and xb[-1].text == yb[-1].text  # "well differentiated or poorly ..."
     if trim and not pp and aligned and len(xb) > len(yb):
         # "the carcinoma well differentiated or poorly differentiated": as long as Y
@@ -379,11 +400,13 @@ def _restore(
             # "multiple lesions or just 1" -> "just 1 lesions": Y takes X's head noun.
             yt = f"{yt} {xt[xb[len(yb)].start :]}"
             yb = lex.canon.base(yt)
-        elif cut is None and len(xb) > len(yb):
-            # "the stroke hemorrhagic or ischemic" -> hemorrhagic, unless X is a known
+        elif cut is None and (len(xb) > len(yb) or len(xt.split()) > len(yt.split())):
+            # "the stroke hemorrhagic or ischemic" -> hemorrhagic, "the stain Gram or
+            # Ziehl-Neelsen" -> Gram (a hyphenated Y is one word), unless X is a known
             # phrase ("small bowel or colon").
             if tuple(t.text for t in xb) not in lex.known_phrases:
-                cut = len(xb) - len(yb)
+                keep = len(yb) if len(xb) > len(yb) else len(yt.split())
+                cut = len(xb) - keep if len(xb) > keep else None
         if cut:
             xt, xb = xt[xb[cut].start :], xb[cut:]
     while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
@@ -395,10 +418,24 @@ def _restore(
         and yb[0].text not in lex.or_not
         and not any(t.text == xb[0].text for t in yb)
     )
-    if restorable and 0 < n < len(yb) and [t.text for t in xb[1:]] == [t.text for t in yb[1:n]]:
+    if (
+        restorable
+        and 0 < n < len(yb)
+        and [t.text for t in xb[1:]] == [t.text for t in yb[1:n]]
+        and yt[yb[n].start - 1 : yb[n].start] == " "
+    ):
+        # The shared words start a word of their own ("Ziehl-Neelsen" shares nothing), and X
+        # is a modifier like Y's first word ("left or right kidney"), not a noun of its own
+        # ("urticaria or erythema multiforme").
         x_mod = xb[0].text in lex.modifiers
         y_mod = yb[0].text in lex.modifiers
-        if (x_mod or not modifier_only) and not (y_mod and not x_mod):
+        x_like = (
+            x_mod
+            or xb[0].text in lex.q_preps
+            or _adjective(xb[-1].text, lex)
+            or _parallel(xb[0].text, yb[0].text, lex)
+        )
+        if (x_mod or not modifier_only) and not (y_mod and not x_mod) and x_like:
             tail = yt[yb[n].start :]
             xt = f"{xt} {tail}"
     lead = tuple(w for w in lex.canon.words(q[: x[-1].end]) if w not in lex.q_articles)
@@ -418,7 +455,13 @@ def _parallel(x: str, y: str, lex: Lexicon) -> bool:
         return True
     if _complementary((x,), (y,), lex):
         return True
-    return bool(fuzz.ratio(x, y) >= 70)
+    if fuzz.ratio(x, y) >= 70:
+        return True
+    # Derived forms of parallel words: "mesially or distally" (mesial, distal).
+    wx, wy = lex.canon.words(x), lex.canon.words(y)
+    if len(wx) == 1 and len(wy) == 1 and (wx, wy) != ((x,), (y,)):
+        return bool(lex.parallel.get(wx[0], set()) & lex.parallel.get(wy[0], set()))
+    return False
 
 
 def _finish(
@@ -458,10 +501,19 @@ def _finish(
         comparand=comparand,
         state_question=not abnormal,
         question_words=context,
-        normal_question=bool({"normal", "abnormal"} & set(a_words + b_words)),
+        normal_question=not lex.grammar["state_options"].isdisjoint(a_words + b_words),
         question_lead=lead,
         question_findings=context & lex.grammar["finding_words"],
+        question_outside=_outside(question, span, lex),
     )
+
+
+def _outside(question: str, span: tuple[int, int] | tuple[()], lex: Lexicon) -> frozenset[str]:
+    """The question's canonical words outside the options' span (all of them without one)."""
+    if not span or not question:
+        return frozenset()
+    lo, hi = span
+    return frozenset(t.text for t in lex.canon.canon(question) if t.end <= lo or t.start >= hi)
 
 
 def _content(words: tuple[str, ...], lex: Lexicon) -> tuple[str, ...]:

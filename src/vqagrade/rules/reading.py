@@ -94,6 +94,8 @@ class Reading:
     letter_rest: str | None = None
     yes_no: bool = False
     lead: str | None = None
+    rationale: str = ""
+    reconsidered: str = ""
 
 
 def read_answer(text: str, lex: Lexicon) -> Reading:
@@ -174,7 +176,21 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
     early = None
     if yes_no:
         early = Verdict(None, "yes-no", "a bare yes/no to a two-option question", f)
-    return Reading(f, early, words, starts, ends, breaks, oov, both, none, yes_no=yes_no, lead=lead)
+    return Reading(
+        f,
+        early,
+        words,
+        starts,
+        ends,
+        breaks,
+        oov,
+        both,
+        none,
+        yes_no=yes_no,
+        lead=lead,
+        rationale=focus.rationale,
+        reconsidered=focus.reconsidered,
+    )
 
 
 def _break_positions(f: str) -> tuple[int, ...]:
