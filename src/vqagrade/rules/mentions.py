@@ -323,6 +323,7 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
     if (
         last.option is Label.A
         and last.last == len(words) - 1
+        and last.first > 0  # "RUQ" alone is the option, not an echo of the question
         and tail[-1:] not in _TERMINAL
         and len(words) >= 3
     ):

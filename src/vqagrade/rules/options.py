@@ -321,6 +321,7 @@ def _inline_form(
         if not (pp and t in lex.q_articles):
             x.insert(0, toks[i])
         i -= 1
+    named = i >= s_start and toks[i].text in ("a", "an") and not pp
     while i >= s_start and toks[i].text in lex.q_articles:
         i -= 1  # "in the left lung, the right lung, or the mediastinum"
     if i >= s_start and toks[i].text == "," and not _intro_phrase(toks, s_start, i, lex):
@@ -339,8 +340,9 @@ def _inline_form(
         first_prep = next((n for n, t in enumerate(x) if t.text in lex.q_preps), 0)
         x = x[first_prep:]
     # "a pneumothorax or a pleural effusion": two noun phrases, nothing shared to restore
-    # unless X is a bare modifier ("the left or the right side").
-    return _restore(q, x, y, lex, q, "inline", modifier_only=y_article, pp=pp)
+    # unless X is a bare modifier ("the left or the right side"). After "a"/"an", X is a
+    # whole noun phrase ("a basal cell carcinoma or a melanocytic nevus"): nothing to trim.
+    return _restore(q, x, y, lex, q, "inline", modifier_only=y_article, pp=pp, trim=not named)
 
 
 def _intro_phrase(toks: list[Tok], s_start: int, comma: int, lex: Lexicon) -> bool:
