@@ -314,14 +314,17 @@ def _inline_form(
         t = toks[i].text
         if t in _PUNCT:
             break
-        if x and (t in lex.q_verbs or t == "and" or t.endswith("'s")):
+        # A possessive ends X ("the patient's left or right"), unless it is an eponym, written
+        # with a capital ("Alzheimer's disease or frontotemporal dementia").
+        eponym = t.endswith("'s") and q[toks[i].start : toks[i].start + 1].isupper()
+        if x and (t in lex.q_verbs or t == "and" or (t.endswith("'s") and not eponym)):
             break
         if x and not pp and (t in lex.q_articles or t in lex.q_preps):
             break
         if not (pp and t in lex.q_articles):
             x.insert(0, toks[i])
         i -= 1
-    named = i >= s_start and toks[i].text in ("a", "an") and not pp
+    named = i >= s_start and toks[i].text in ("a", "an") and y_article and not pp
     while i >= s_start and toks[i].text in lex.q_articles:
         i -= 1  # "in the left lung, the right lung, or the mediastinum"
     if i >= s_start and toks[i].text == "," and not _intro_phrase(toks, s_start, i, lex):
@@ -340,8 +343,8 @@ def _inline_form(
         first_prep = next((n for n, t in enumerate(x) if t.text in lex.q_preps), 0)
         x = x[first_prep:]
     # "a pneumothorax or a pleural effusion": two noun phrases, nothing shared to restore
-    # unless X is a bare modifier ("the left or the right side"). After "a"/"an", X is a
-    # whole noun phrase ("a basal cell carcinoma or a melanocytic nevus"): nothing to trim.
+    # unless X is a bare modifier ("the left or the right side"). "a X or a Y": X is a whole
+    # noun phrase ("a basal cell carcinoma or a melanocytic nevus"), nothing to trim.
     return _restore(q, x, y, lex, q, "inline", modifier_only=y_article, pp=pp, trim=not named)
 
 
@@ -402,17 +405,24 @@ def _restore(
             # "multiple lesions or just 1" -> "just 1 lesions": Y takes X's head noun.
             yt = f"{yt} {xt[xb[len(yb)].start :]}"
             yb = lex.canon.base(yt)
-        elif cut is None and (len(xb) > len(yb) or len(xt.split()) > len(yt.split())):
+        elif cut is None and len(xt.split()) > len(yt.split()):
             # "the stroke hemorrhagic or ischemic" -> hemorrhagic, "the stain Gram or
-            # Ziehl-Neelsen" -> Gram (a hyphenated Y is one word), unless X is a known
-            # phrase ("small bowel or colon").
-            if tuple(t.text for t in xb) not in lex.known_phrases:
-                keep = len(yb) if len(xb) > len(yb) else len(yt.split())
-                cut = len(xb) - keep if len(xb) > keep else None
+            # Ziehl-Neelsen" -> Gram: X keeps as many words as Y has, counted as written (a
+            # hyphenated or possessive word is one), unless X is a known phrase ("small bowel
+            # or colon").
+            # "squamous cell carcinoma or adenocarcinoma": X's head is in Y's word, so X's
+            # modifiers are what tell it apart, not the question's subject.
+            head_in_y = yb[-1].text != xb[-1].text and yb[-1].text.endswith(xb[-1].text)
+            if tuple(t.text for t in xb) not in lex.known_phrases and not head_in_y:
+                at = [m.start() for m in re.finditer(r"\S+", xt)][-len(yt.split())]
+                cut = next((k for k, t in enumerate(xb) if t.start >= at), None) or None
         if cut:
             xt, xb = xt[xb[cut].start :], xb[cut:]
     while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
         yb = yb[1:]
+    # Where X now starts: the words trimmed off it are the question's subject, outside.
+    x_from = q.find(xt, x[0].start)
+    x_from = x[0].start if x_from < 0 else x_from
     n = len(xb)
     restorable = (
         "/" not in yt
@@ -426,22 +436,14 @@ def _restore(
         and [t.text for t in xb[1:]] == [t.text for t in yb[1:n]]
         and yt[yb[n].start - 1 : yb[n].start] == " "
     ):
-        # The shared words start a word of their own ("Ziehl-Neelsen" shares nothing), and X
-        # is a modifier like Y's first word ("left or right kidney"), not a noun of its own
-        # ("urticaria or erythema multiforme").
+        # The shared words start a word of their own ("Ziehl-Neelsen" shares nothing).
         x_mod = xb[0].text in lex.modifiers
         y_mod = yb[0].text in lex.modifiers
-        x_like = (
-            x_mod
-            or xb[0].text in lex.q_preps
-            or _adjective(xb[-1].text, lex)
-            or _parallel(xb[0].text, yb[0].text, lex)
-        )
-        if (x_mod or not modifier_only) and not (y_mod and not x_mod) and x_like:
+        if (x_mod or not modifier_only) and not (y_mod and not x_mod):
             tail = yt[yb[n].start :]
             xt = f"{xt} {tail}"
     lead = tuple(w for w in lex.canon.words(q[: x[-1].end]) if w not in lex.q_articles)
-    return _finish(xt, yt, lex, question, source, (x[0].start, y[-1].end), lead)
+    return _finish(xt, yt, lex, question, source, (x_from, y[-1].end), lead)
 
 
 def _adjective(word: str, lex: Lexicon) -> bool:
