@@ -216,7 +216,38 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             lab = other_option(denied)
             return verdict(lab, "complement", f"denies option {denied.value}, the only other")
         return verdict(None, "denial-only", f"denies option {denied.value} without naming another")
+    absent = _subject_absent(r, hits, opts, lex)
+    if absent is not None:
+        why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
+        return verdict(absent[0], "subject-absent", why)
     return verdict(None, "no-option", "names neither option")
+
+
+def _subject_absent(
+    r: Reading, hits: list[Hit], opts: Options, lex: Lexicon
+) -> tuple[Label, str] | None:
+    """ "Are Reed-Sternberg cells present or absent?" - "No Reed-Sternberg cells are
+    identified": the question's subject denied outright chooses the option that says it is
+    absent (a word of [grammar] question_negators), when no option is named."""
+    if hits or not opts.complementary or not opts.normal_question:
+        return None
+    negators = lex.grammar["question_negators"]
+    absent = [lab for lab, o in ((Label.A, opts.a), (Label.B, opts.b)) if set(o.key) & negators]
+    if len(absent) != 1:
+        return None
+    words = r.words
+    subject = {w for w in opts.outside if content_word(w, lex)} - set(opts.a.words + opts.b.words)
+    for i in range(len(words)):
+        p = lex.neg_before.match_at(words, i)
+        if p is None or lex.neg_pseudo.match_at(words, i) is not None:
+            continue
+        hi = clause_end(r, r.ends[i])
+        for k in range(i + len(p), min(len(words), i + len(p) + 3)):
+            if r.starts[k] >= hi:
+                break
+            if words[k] in subject or stem(words[k]) in subject:
+                return absent[0], words[k]
+    return None
 
 
 def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
