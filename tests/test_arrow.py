@@ -30,6 +30,7 @@ CONTRACT = {
     "pred_label": pa.string(),
     "options": pa.list_(pa.string()),
     "reason": pa.string(),
+    "question_kind": pa.string(),
 }
 JUDGE = {
     "judge_model": pa.string(),

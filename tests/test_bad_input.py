@@ -291,6 +291,7 @@ def _check(
                 "pred_label",
                 "options",
                 "reason",
+                "question_kind",
             ]
             assert got["line"] == want.line
             assert got["raw"] == case.data.decode("utf-8", errors="replace")

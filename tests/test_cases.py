@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from vqagrade import Grader, Label, score
+from vqagrade.kinds import YesNo, yes_no_score
 
 CASES = Path(__file__).parent / "cases"
-LABELS = {"A", "B", "both", "none", "abstain", "n/a"}
+LABELS = {"A", "B", "both", "none", "abstain", "n/a", "yes", "no"}
 
 
 def _load() -> list[Any]:
@@ -37,7 +38,7 @@ GRADER = Grader()
 
 def test_no_case_went_missing() -> None:
     # The real count: a file that stops loading, or rows deleted by mistake, fail here.
-    assert len(_load()) >= 1249
+    assert len(_load()) >= 2087
 
 
 @pytest.mark.parametrize("case", _load())
@@ -45,15 +46,20 @@ def test_case(case: dict[str, Any]) -> None:
     assert case["gt_label"] in LABELS and set(case["pred_label"]) <= LABELS
     options = tuple(case["options"]) if case.get("options") else None
     g = GRADER.grade(case["question"], case["gt"], case["pred"], options=options)
+    kind = case.get("question_kind", "two_option")
     got_pred = g.pred_label.value if g.pred_label else "abstain"
     if case["gt_label"] == "n/a":
         # A refused question labels nothing: the pred must not get a label either.
         assert g.method.value == "unresolved", g.reason
         assert got_pred in case["pred_label"], g.reason
         return
+    assert g.question_kind is not None and g.question_kind.value == kind, g.reason
     got_gt = g.gt_label.value if g.gt_label else "abstain"
     assert got_gt == case["gt_label"], g.reason
     assert got_pred in case["pred_label"], g.reason
     if g.method.value == "rule":
         assert g.gt_label is not None and g.pred_label is not None
-        assert g.score == score(Label(g.gt_label), Label(g.pred_label))
+        if kind == "yes_no":
+            assert g.score == yes_no_score(YesNo(g.gt_label), YesNo(g.pred_label))
+        else:
+            assert g.score == score(Label(g.gt_label), Label(g.pred_label))

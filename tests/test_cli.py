@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from vqagrade.cli import app
 
-CONTRACT = ("score", "method", "gt_label", "pred_label", "options", "reason")
+CONTRACT = ("score", "method", "gt_label", "pred_label", "options", "reason", "question_kind")
 # CSV output always carries the columns of unreadable records too (empty on good rows), so
 # its header never depends on which rows come first.
 CSV_CONTRACT = (*CONTRACT, "line", "raw")

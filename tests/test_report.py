@@ -57,10 +57,12 @@ def test_score_report_sections_and_listing() -> None:
         assert heading in html
     assert "no row went to an LLM judge" in html
     kinds = _listed(html)
-    assert kinds.count("unresolved") == 6 and kinds.count("error") == 1
+    # ex-17 ("Does the liver show a mass or a cyst?" - "No") is a yes/no row the rules decide.
+    assert kinds.count("unresolved") == 5 and kinds.count("error") == 1
     assert kinds.count("wrong") == 4 and "partial" not in kinds
     assert "missing field &#x27;gt&#x27;" in html
-    assert "rule 15 (68.2%)" in html
+    assert "rule 16 (72.7%)" in html
+    assert "By question kind" in html and "yes_no" in html
 
 
 def test_text_is_escaped() -> None:
@@ -175,10 +177,10 @@ def test_the_filter_runs_in_the_browser(pages: dict[str, Path], tmp_path: Path) 
     assert problems == []
     rows = re.findall(r'<tr data-kind="(\w+)"( hidden="")?>(.*?)</tr>', dom)
     shown = [(kind, cells) for kind, hidden, cells in rows if not hidden]
-    assert len(rows) == 11 and len(shown) == 0  # no wrong row mentions a kidney
+    assert len(rows) == 10 and len(shown) == 0  # no wrong row mentions a kidney
     dom, _ = dump_dom(pages["score"], tmp_path, fragment="kind=unresolved")
     shown_count = re.search(r'<span id="shown">(\d+)</span>', dom)
-    assert shown_count is not None and shown_count.group(1) == "6"
+    assert shown_count is not None and shown_count.group(1) == "5"
     dom, _ = dump_dom(pages["score"], tmp_path, fragment="q=GRAM")
     visible = [
         c
@@ -202,5 +204,5 @@ def test_csv_score_output_is_read_with_numbers(tmp_path: Path) -> None:
     assert runner.invoke(app, ["score", str(SAMPLE), "-o", str(out), "-q"]).exit_code == 0
     html, kind, n = report_module.report_from_file(str(out))
     assert (kind, n) == ("score", 22)
-    assert "rule 15 (68.2%)" in html and ">0.7333<" in html
+    assert "rule 16 (72.7%)" in html and ">0.7500<" in html
     assert _listed(html).count("wrong") == 4

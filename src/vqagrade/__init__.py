@@ -18,6 +18,8 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "Label": "labels",
+    "QuestionKind": "kinds",
+    "YesNo": "kinds",
     "TRUTH_TABLE": "labels",
     "score": "labels",
     "Grade": "records",
@@ -56,7 +58,9 @@ __all__ = [
     "Method",
     "OpenGrader",
     "OutputError",
+    "QuestionKind",
     "VqagradeError",
+    "YesNo",
     "assert_grade",
     "grade",
     "grade_frame",
@@ -70,6 +74,7 @@ if TYPE_CHECKING:
     from .engines.arrow import grade_frame, grade_table
     from .errors import InputError, JudgeError, LexiconError, OutputError, VqagradeError
     from .grader import Grader, grade, grade_rows
+    from .kinds import QuestionKind, YesNo
     from .labels import TRUTH_TABLE, Label, score
     from .lexicon import Lexicon, load_lexicon
     from .open_task import OpenGrader

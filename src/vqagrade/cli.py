@@ -193,6 +193,13 @@ def score(
         Task,
         typer.Option(help="close: two-option, 0/0.5/1; open: open-ended, 0-5 (Equivalence)."),
     ] = Task.close,
+    kinds: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            help="Question kinds to grade, comma-separated (two_option,yes_no); "
+            "rows of other kinds come out unresolved. Default: every kind."
+        ),
+    ] = None,
     fail_under: Annotated[
         Optional[float],  # noqa: UP045
         typer.Option(
@@ -207,11 +214,15 @@ def score(
     """Grade every row of IN; write each row plus score, method, labels, options, reason."""
     from .errors import VqagradeError
     from .io.rows import open_writer, read_rows
+    from .kinds import judge_triple
     from .reports.summary import Summary
 
     fields = _field_map(
         question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
     )
+    kind_list = _kinds(kinds)
+    if engine is Engine.ray and kind_list is not None:
+        raise _fail("--kinds is not supported with --engine ray; use the local engine")
     if engine is Engine.ray:
         _score_on_ray(input, output, ray_address, overwrite, fields, lexicon, in_format, quiet)
         if judge_model:
@@ -256,7 +267,9 @@ def score(
         except VqagradeError as exc:
             raise _fail(str(exc)) from None
     else:
-        grader = _grader(lexicon, fields=fields, judge=fallback, judge_all=judge_all)
+        grader = _grader(
+            lexicon, fields=fields, judge=fallback, judge_all=judge_all, kinds=kind_list
+        )
     n_workers = workers or _default_workers(input)
     summary = Summary()
     pending: list[tuple[str, str, str]] = []
@@ -294,6 +307,7 @@ def score(
                 fields=fields,
                 judge=fallback,
                 judge_all=judge_all,
+                kinds=kind_list,
                 judge_stats=queue,
             )
         total = count_rows(input, in_format) if input != "-" else None
@@ -335,7 +349,7 @@ def score(
                         and out.get("method") != "error"
                         and (judge_all or out.get("method") == "unresolved")
                     ):
-                        pending.append(_triple(out, fields))
+                        pending.append(judge_triple(out, *_triple(out, fields)))
         if junit_writer is not None:
             junit_writer.close()
     except VqagradeError as exc:
@@ -375,6 +389,20 @@ def score(
         message = fail_under_message(summary, fail_under)
         if message:
             raise _fail(message, 1)
+
+
+def _kinds(kinds: str | None) -> list[str] | None:
+    """The --kinds names, checked (exit 2 on an unknown one)."""
+    if kinds is None:
+        return None
+    from .kinds import parse_kinds
+
+    names = [k for k in kinds.split(",") if k.strip()]
+    try:
+        parse_kinds(names)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    return names
 
 
 def _default_workers(input: str) -> int:
@@ -502,13 +530,21 @@ def _trace_lines(name: str, text: str, t: AnswerTrace | None) -> list[str]:
         lines.append(f"    mention: option {m.option.value} {m.span!r} ({m.via}){neg}")
     for c in t.cues:
         lines.append(f"    cue: {c}")
+    if t.matched:
+        lines.append(f"    restates the question's words: {', '.join(t.matched)}")
     return lines
 
 
 def render_grade(question: str, gt: str, pred: str, g: Grade) -> str:
     """A person-readable explanation of one grade."""
+    from .kinds import QuestionKind
+
     lines = [f"question: {question}"]
-    if g.options:
+    kind = g.question_kind.value if g.question_kind else "none (not close-ended)"
+    lines.append(f"kind: {kind}")
+    if g.options and g.question_kind is QuestionKind.YES_NO:
+        lines.append("options: yes / no")
+    elif g.options:
         lines.append(f"options: A = {g.options[0]!r}   B = {g.options[1]!r}")
     lines += _trace_lines("gt", gt, g.gt)
     lines += _trace_lines("pred", pred, g.pred)

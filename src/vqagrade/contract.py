@@ -34,7 +34,9 @@ __all__ = [
     "unwrap",
 ]
 
-CONTRACT_COLUMNS = ("score", "method", "gt_label", "pred_label", "options", "reason")
+CONTRACT_COLUMNS = (
+    "score", "method", "gt_label", "pred_label", "options", "reason", "question_kind"
+)  # fmt: skip
 """The fields every output row gains, in order."""
 JUDGE_COLUMNS = ("judge_model", "judge_prompt", "judge_raw", "judge_cached")
 """Extra fields of rows the LLM judge saw."""
@@ -108,6 +110,7 @@ def error_row(line: int | None, raw: str | None, reason: str) -> dict[str, Any]:
     row: dict[str, Any] = {"line": line, "raw": raw}
     row.update(score=None, method=Method.ERROR.value, gt_label=None, pred_label=None, options=None)
     row["reason"] = reason
+    row["question_kind"] = None
     return row
 
 

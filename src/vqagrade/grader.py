@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .contract import MAX_TEXT_CHARS, FieldMap, Method, merge_judge, unreadable, unwrap
+from .kinds import QuestionKind, judge_question, parse_kinds
 from .lexicon import Lexicon, lexicon_for
 from .records import AnswerTrace, Grade, Mention
 from .rules.answer import Reading, Verdict, label_reading
 from .rules.memo import Outcome, Tables
 from .rules.options import NotTwoOption, Options
+from .yes_no_trace import yes_no_traces
 
 __all__ = ["MAX_TEXT_CHARS", "FieldMap", "Grader", "JudgeLike", "Outcome", "grade", "grade_rows"]
 
@@ -59,6 +61,8 @@ class Grader:
         judge: an LLM judge for the rows the rules cannot settle.
         judge_all: send every row to the judge, not only the unsettled ones.
         fields: input field names.
+        kinds: the question kinds to grade (`QuestionKind` values, e.g. ``["two_option"]``);
+            rows of other kinds come out unresolved with the reason. Default: every kind.
     """
 
     def __init__(
@@ -69,6 +73,7 @@ class Grader:
         judge: JudgeLike | None = None,
         judge_all: bool = False,
         fields: FieldMap | None = None,
+        kinds: Iterable[QuestionKind | str] | None = None,
     ) -> None:
         self.lex = lexicon or lexicon_for(lexicons)
         self.judge = judge
@@ -78,6 +83,8 @@ class Grader:
         self._tables = Tables(
             self.lex, (names.question, names.gt, names.pred, names.option_a, names.option_b)
         )
+        if kinds is not None:
+            self._tables.only = parse_kinds(kinds)
 
     # -- rules ------------------------------------------------------------------------
     def options(
@@ -119,9 +126,12 @@ class Grader:
         """
         out, opts = self._evaluate(question, gt, pred, options)
         g = p = None
+        traces: tuple[AnswerTrace, AnswerTrace] | None = None
         if opts is not None:
             out = out.with_options(opts.texts)
             g, p = self.label(gt, opts), self.label(pred, opts)
+        elif out.kind is QuestionKind.YES_NO:
+            traces = yes_no_traces(self._tables, question, gt, pred)
         grade = Grade(
             score=out.score,
             method=out.method,
@@ -129,10 +139,13 @@ class Grader:
             pred_label=out.pred_label,
             options=out.options,
             reason=out.reason,
-            gt=_trace(g) if g else None,
-            pred=_trace(p) if p else None,
+            question_kind=out.kind,
+            gt=_trace(g) if g else traces[0] if traces else None,
+            pred=_trace(p) if p else traces[1] if traces else None,
         )
         if self.judge is not None and (out.needs_judge or self.judge_all):
+            if out.kind is QuestionKind.YES_NO:
+                question = judge_question(question)
             judged = self.judge.judge_rows([(question, gt, pred)])[0]
             grade = _apply_judge(grade, judged)
         return grade

@@ -99,6 +99,23 @@ _LIST_SECTIONS = {
         "letter_prefixes",
         "corrections",
     ),
+    "yes_no": (
+        "polar_starts",
+        "frame",
+        "yes",
+        "no",
+        "abnormal",
+        "normal",
+        "dangling",
+        "clause_words",
+        "unsettled",
+        "other_findings",
+        "qualifiers",
+        "alternatives",
+        "other_language",
+        "presence",
+        "prepositions",
+    ),
 }
 
 
@@ -326,6 +343,9 @@ class Lexicon:
         self.conclusion_markers = tuple(lists.get("answer.conclusion_markers", []))
         self.letter_prefixes = frozenset(lists.get("answer.letter_prefixes", []))
         self.corrections = tuple(lists.get("answer.corrections", []))
+        # Every list as merged ("section.name" -> phrases), for the modules that build their
+        # own vocabulary from a section of their own (yes_no.toml's [yes_no]).
+        self.lists = {name: tuple(values) for name, values in lists.items()}
 
 
 def _join_terms(words: tuple[str, ...], terms: dict[tuple[str, ...], str]) -> tuple[str, ...]:

@@ -109,6 +109,7 @@ def _contract(score: int | None, method: Method, reason: str) -> dict[str, Any]:
         "pred_label": None,
         "options": None,
         "reason": reason,
+        "question_kind": None,
     }
 
 

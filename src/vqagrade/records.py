@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .contract import FieldMap, Method
+from .kinds import QuestionKind, YesNo
 from .labels import Label
 
 __all__ = ["AnswerTrace", "FieldMap", "Grade", "Mention", "Method"]
@@ -33,12 +34,15 @@ class AnswerTrace(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    label: Label | None = Field(description="None when the rules abstain")
+    label: Label | YesNo | None = Field(description="None when the rules abstain")
     rule: str = Field(description="short name of the rule that decided or abstained")
     reason: str = Field(description="one human-readable line")
     focus: str = Field(description="the part of the answer that was read (final answer)")
     mentions: tuple[Mention, ...] = ()
     cues: tuple[str, ...] = Field(default=(), description="both/none/hedge/comparative cues")
+    matched: tuple[str, ...] = Field(
+        default=(), description="yes/no: the answer's words that restate the question's"
+    )
 
 
 class Grade(BaseModel):
@@ -46,10 +50,11 @@ class Grade(BaseModel):
 
     score: float | None
     method: Method
-    gt_label: Label | None = None
-    pred_label: Label | None = None
+    gt_label: Label | YesNo | None = None
+    pred_label: Label | YesNo | None = None
     options: tuple[str, str] | None = None
     reason: str
+    question_kind: QuestionKind | None = None
     gt: AnswerTrace | None = None
     pred: AnswerTrace | None = None
     judge: dict[str, Any] | None = Field(
@@ -65,4 +70,5 @@ class Grade(BaseModel):
             "pred_label": self.pred_label.value if self.pred_label else None,
             "options": list(self.options) if self.options else None,
             "reason": self.reason,
+            "question_kind": self.question_kind.value if self.question_kind else None,
         }

@@ -6,10 +6,11 @@ where it stands, as a row dict update would)::
 
     score        float64          1.0, 0.5, 0.0; null when unresolved or an error
     method       string           rule | llm | unresolved | error
-    gt_label     string           A | B | both | none; null when not labelled
-    pred_label   string           A | B | both | none; null when not labelled
-    options      list<string>     [option_a, option_b]; null when not a two-option question
+    gt_label     string           A | B | both | none | yes | no; null when not labelled
+    pred_label   string           A | B | both | none | yes | no; null when not labelled
+    options      list<string>     [option_a, option_b] or [yes, no]; null when not close-ended
     reason       string           which rule decided, or why it abstained
+    question_kind string          two_option | yes_no; null when not close-ended or an error
 
 and, only when the grader has an LLM judge, ``judge_model``, ``judge_prompt``, ``judge_raw``
 (string) and ``judge_cached`` (bool), null on rows the judge did not see. The grading is the

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..contract import unreadable, unwrap
 from ..errors import VqagradeError
 from ..judge.queue import Item, JudgeQueueStats, judge_concurrently, rule_items
+from ..kinds import judge_triple
 
 if TYPE_CHECKING:
     from ..grader import Grader, JudgeLike
@@ -89,6 +90,7 @@ def grade_parallel(
     fields: FieldMap | None = None,
     judge: JudgeLike | None = None,
     judge_all: bool = False,
+    kinds: Iterable[str] | None = None,
     judge_batch: int = 256,
     judge_stats: JudgeQueueStats | None = None,
     chunk_rows: int = CHUNK_ROWS,
@@ -106,6 +108,7 @@ def grade_parallel(
         judge: an LLM judge (``judge_rows``) for the rows the rules cannot settle; runs in
             this process, on a background thread, while the workers go on.
         judge_all: send every readable row to the judge.
+        kinds: the question kinds to grade (`vqagrade.kinds.QuestionKind` values; None: all).
         judge_batch: rows per judge call.
         judge_stats: counters of the judge queue, updated live (for a progress bar).
         chunk_rows: rows per chunk sent to a worker.
@@ -126,7 +129,7 @@ def grade_parallel(
         raise ValueError("workers must be at least 1")
     items: Iterator[Item]
     if n == 1:
-        grader = Grader(lexicons=list(lexicons), fields=fields)
+        grader = Grader(lexicons=list(lexicons), fields=fields, kinds=kinds)
         items = rule_items(grader, rows, judge_all=judge_all)
     else:
         if lexicons:
@@ -139,6 +142,7 @@ def grade_parallel(
             lexicons=[str(p) for p in lexicons],
             fields=fields,
             judge_all=judge_all,
+            kinds=None if kinds is None else [str(k) for k in kinds],
             chunk_rows=chunk_rows,
             max_chunks=max_chunks or 2 * n + 1,
             start_method=start_method,
@@ -220,12 +224,12 @@ class _Router:
         return pieces
 
 
-def _init_worker(lexicons: list[str], fields: dict[str, str]) -> None:
+def _init_worker(lexicons: list[str], fields: dict[str, str], kinds: list[str] | None) -> None:
     global _worker_grader
     from ..grader import Grader
     from ..records import FieldMap
 
-    _worker_grader = Grader(lexicons=lexicons, fields=FieldMap(**fields))
+    _worker_grader = Grader(lexicons=lexicons, fields=FieldMap(**fields), kinds=kinds)
     # This process only grades: its memos hold millions of long-lived objects that every
     # full collection would walk again, and what it allocates per row is freed by refcount.
     gc.freeze()
@@ -263,6 +267,7 @@ def _pool_items(
     lexicons: list[str],
     fields: FieldMap,
     judge_all: bool,
+    kinds: list[str] | None,
     chunk_rows: int,
     max_chunks: int,
     start_method: str,
@@ -275,7 +280,7 @@ def _pool_items(
             max_workers=1,
             mp_context=context,
             initializer=_init_worker,
-            initargs=(lexicons, fields.model_dump()),
+            initargs=(lexicons, fields.model_dump(), kinds),
         )
         for _ in range(workers)
     ]
@@ -335,5 +340,9 @@ def _merge(chunk: _Chunk, fields: FieldMap) -> Iterator[Item]:
         fields_out, needs = done
         out = dict(data)
         out.update(fields_out)
-        triple = (data[fields.question], data[fields.gt], data[fields.pred]) if needs else None
+        triple = None
+        if needs:
+            triple = judge_triple(
+                fields_out, data[fields.question], data[fields.gt], data[fields.pred]
+            )
         yield out, triple, needs

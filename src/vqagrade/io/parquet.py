@@ -60,6 +60,7 @@ def column_types() -> dict[str, pa.DataType]:
         "pred_label": pa.string(),
         "options": pa.list_(pa.string()),
         "reason": pa.string(),
+        "question_kind": pa.string(),
         "judge_model": pa.string(),
         "judge_prompt": pa.string(),
         "judge_raw": pa.string(),

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from ..errors import InputError
 from ..grader import Grader
+from ..kinds import QuestionKind
 
 
 class BenchRow(BaseModel):
@@ -37,6 +38,9 @@ class BenchResult(BaseModel):
     missed: int
     seconds: float
     details: list[BenchRow] = Field(default_factory=list)
+    other_kind: int = Field(
+        default=0, description="rows labelled n/a (not two-option) that are graded as yes/no"
+    )
 
     @property
     def precision(self) -> float:
@@ -61,7 +65,9 @@ class BenchResult(BaseModel):
             f"({self.must_decide - self.missed}/{self.must_decide})  "
             f"judge-call fraction {(self.rows - self.decided) / max(self.rows, 1):.3f}  "
             f"{self.rate:,.0f} rows/s"
-        )
+            + (f"  ({self.other_kind} n/a rows graded as yes/no, not scored here)"
+               if self.other_kind else "")
+        )  # fmt: skip
 
 
 _REQUIRED = {"question": str, "gt": str, "pred": str, "expect_gt": str, "accept_pred": list}
@@ -107,16 +113,22 @@ def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -
     """Grade labelled rows by the rules and compare with their labels.
 
     A decided row is wrong when its score is not in `accept_scores` or its gt label differs
-    from `expect_gt`; coverage counts rows whose `accept_pred` has no "abstain".
+    from `expect_gt` (yes/no rows: `expect_gt` "yes" or "no"); coverage counts rows whose
+    `accept_pred` has no "abstain". Rows labelled "n/a" that are graded as yes/no questions
+    are counted apart (`other_kind`).
     """
     grader = grader or Grader()
     rows = list(rows)
     t0 = time.perf_counter()
     outcomes = [grader.outcome(r["question"], r["gt"], r["pred"]) for r in rows]
     seconds = time.perf_counter() - t0
-    decided = wrong = must = missed = 0
+    decided = wrong = must = missed = other = 0
     details: list[BenchRow] = []
     for r, out in zip(rows, outcomes, strict=True):
+        if out.kind is QuestionKind.YES_NO and r["expect_gt"] == "n/a":
+            # Labelled for two-option grading only: its yes/no grading has no label here.
+            other += 1
+            continue
         need = "abstain" not in r["accept_pred"]
         must += need
         kind = None
@@ -151,4 +163,5 @@ def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -
         missed=missed,
         seconds=seconds,
         details=details,
+        other_kind=other,
     )

@@ -184,6 +184,7 @@ def score_report_html(
         )
     else:
         heat = '<p class="note">no labels (open-ended task, or nothing labelled)</p>'
+    heat += _yes_no_heat(s.table)
     if judge.rows:
         tokens = (
             f"{judge.prompt_tokens} prompt + {judge.completion_tokens} completion tokens"
@@ -213,9 +214,37 @@ def score_report_html(
         ch.panel("Method breakdown", breakdown),
         ch.panel("gt × pred labels", heat),
         ch.panel("Judge cost", cost),
+        ch.panel("By question kind", _kinds_table(s.kinds)),
         "</div>",
         f'<h2>Rows to look at</h2><p class="note">{ch.esc(counts)}</p>',
         table,
     ]
     sub = f"scoring run · {ch.esc(source)}" if source else "scoring run"
     return ch.page(title, sub, sections)
+
+
+_YES_NO = ("yes", "no", "-")
+
+
+def _yes_no_heat(table: Mapping[str, Mapping[str, int]]) -> str:
+    """The gt x pred table of yes/no rows (empty when there are none)."""
+    if not any(k in table for k in ("yes", "no")):
+        return ""
+    notes = {("yes", "yes"): "1", ("yes", "no"): "0", ("no", "yes"): "0", ("no", "no"): "1"}
+    ok = {("yes", "yes"), ("no", "no")}
+    return "<h3>yes/no questions</h3>" + ch.heatmap(
+        _YES_NO, _YES_NO, table, corner="gt \\ pred", notes=notes, ok=ok
+    )
+
+
+def _kinds_table(kinds: Mapping[str, Mapping[str, float | int | None]]) -> str:
+    """Rows, decided rows and mean score per question kind."""
+    out = ['<table class="heat"><tr><th>kind</th><th>rows</th><th>decided</th><th>mean</th></tr>']
+    for k, c in sorted(kinds.items()):
+        mean = "n/a" if c["mean"] is None else f"{c['mean']:.4f}"
+        out.append(
+            f"<tr><td>{ch.esc(k)}</td><td>{c['rows']}</td><td>{c['decided']}</td>"
+            f"<td>{mean}</td></tr>"
+        )
+    out.append("</table>")
+    return "".join(out)

@@ -29,7 +29,8 @@ class Summary:
         if type(score) is not float and type(score) is not int:
             # Anything else is not a score (and may not even be hashable).
             score = float(score) if isinstance(score, (int, float)) else None
-        self._tally[(get("method") or "error", score, get("gt_label"), get("pred_label"))] += 1
+        gt, pred, kind = get("gt_label"), get("pred_label"), get("question_kind")
+        self._tally[(get("method") or "error", score, gt, pred, kind)] += 1
 
     def finish(self) -> Summary:
         """Stop the clock."""
@@ -44,18 +45,18 @@ class Summary:
     @property
     def decided(self) -> int:
         """Rows with a score from the rules or the judge."""
-        return sum(n for (m, s, _, _), n in self._tally.items() if _decided(m, s))
+        return sum(n for (m, s, _, _, _), n in self._tally.items() if _decided(m, s))
 
     @property
     def score_sum(self) -> float:
         """Sum of the decided rows' scores."""
-        return float(sum(s * n for (m, s, _, _), n in self._tally.items() if _decided(m, s)))
+        return float(sum(s * n for (m, s, _, _, _), n in self._tally.items() if _decided(m, s)))
 
     @property
     def methods(self) -> dict[str, int]:
         """Rows by method."""
         out: Counter[str] = Counter()
-        for (m, _, _, _), n in self._tally.items():
+        for (m, _, _, _, _), n in self._tally.items():
             out[str(m)] += n
         return dict(out)
 
@@ -63,10 +64,26 @@ class Summary:
     def table(self) -> dict[str, dict[str, int]]:
         """Rows by gt label, then pred label ("-" for no label)."""
         out: dict[str, dict[str, int]] = {}
-        for (_, _, g, p), n in self._tally.items():
+        for (_, _, g, p, _), n in self._tally.items():
             cell = out.setdefault(str(g or "-"), {})
             key = str(p or "-")
             cell[key] = cell.get(key, 0) + n
+        return out
+
+    @property
+    def kinds(self) -> dict[str, dict[str, float | int | None]]:
+        """Per question kind ("none" when not close-ended): rows, decided, mean score."""
+        out: dict[str, dict[str, float | int | None]] = {}
+        sums: Counter[str] = Counter()
+        for (m, s, _, _, k), n in self._tally.items():
+            cell = out.setdefault(str(k or "none"), {"rows": 0, "decided": 0, "mean": None})
+            cell["rows"] = int(cell["rows"] or 0) + n
+            if _decided(m, s):
+                cell["decided"] = int(cell["decided"] or 0) + n
+                sums[str(k or "none")] += s * n
+        for k, cell in out.items():
+            if cell["decided"]:
+                cell["mean"] = sums[k] / int(cell["decided"] or 1)
         return out
 
     @property
@@ -90,9 +107,21 @@ class Summary:
             + "  ".join(f"{m} {methods.get(m, 0)}" for m in ("rule", "llm", "unresolved", "error")),
             "gt\\pred " + "".join(f"{p:>7}" for p in _LABELS),
         ]
-        for g in _LABELS:
-            row = self.table.get(g, {})
-            lines.append(f"{g:<8}" + "".join(f"{row.get(p, 0):>7}" for p in _LABELS))
+        table = self.table
+        labels: tuple[str, ...] = _LABELS
+        if "yes" in table or "no" in table:
+            labels = (*_LABELS[:-1], "yes", "no", "-")
+            lines[-1] = "gt\\pred " + "".join(f"{p:>7}" for p in labels)
+        for g in labels:
+            row = table.get(g, {})
+            lines.append(f"{g:<8}" + "".join(f"{row.get(p, 0):>7}" for p in labels))
+        kinds = self.kinds
+        if len(kinds) > 1 or "yes_no" in kinds:
+            parts = []
+            for k, c in sorted(kinds.items()):
+                m = "n/a" if c["mean"] is None else f"{c['mean']:.4f}"
+                parts.append(f"{k} {c['rows']} (decided {c['decided']}, mean {m})")
+            lines.append("by kind  " + "  ".join(parts))
         lines.append(f"{self.seconds:.2f} s  {self.rate:,.0f} rows/s")
         return "\n".join(lines)
 

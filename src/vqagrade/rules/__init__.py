@@ -11,9 +11,11 @@ The flow of one row, in the order the modules run::
     comparison     comparatives ("the spleen is smaller than the liver")
     decide         mentions and cues -> A, B, both, none, or abstain
     answer         the labelling entry points (`label_answer`, `label_reading`)
+    polar          yes/no questions: the proposition a polar question asks about
+    yes_no         yes/no answers: explicit ("Yes.", "No,") or restating the proposition
     memo           bounded memo tables and the per-row loop over them
 
 Every module here is compiled with mypyc when the package is built (see hatch_build.py).
-A new kind of question (yes/no, multiple choice) adds its option reader beside
-`options` and its decision beside `decide`; `memo` keys everything by the options.
+A new kind of question adds its question reader and its answer reader here, as yes/no
+did (`polar`, `yes_no`), and one branch in `memo`, which keys everything by the question.
 """

@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import MAX_TEXT_CHARS, InputRow, Method, field_problem, unreadable, unwrap
+from ..kinds import YES_NO_OPTIONS, QuestionKind, YesNo, judge_question, yes_no_score
 from ..labels import TRUTH_TABLE, Label
 from ..lexicon import Lexicon
 from . import options as options_module
 from .answer import label_reading, read_answer
 from .options import NotTwoOption, Options, build_options, extract_options
+from .polar import Proposition, read_question
 from .reading import Reading
+from .yes_no import label_yes_no
 
 CACHE_SIZE = 100_000
 # Label tables hold one small int per (question, answer text): a million cost ~60 MB, and a
@@ -32,6 +35,8 @@ READINGS_SIZE = 10_000
 MAX_KINDS = 1 << 16
 _KEY_BASE = 1 << 32  # outcome key of a pair of kinds: g * _KEY_BASE + p
 _YES_NO_REASON = "a yes/no question whose wording contains 'or'"
+_TWO = QuestionKind.TWO_OPTION
+_YES_NO = QuestionKind.YES_NO
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +45,14 @@ class Outcome:
 
     score: float | None
     method: Method
-    gt_label: Label | None
-    pred_label: Label | None
+    gt_label: Label | YesNo | None
+    pred_label: Label | YesNo | None
     options: tuple[str, str] | None
     reason: str
     needs_judge: bool = False
     refusal: bool = False  # not a two-option question: no options to report
     row_fields: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    kind: QuestionKind | None = None
 
     def __post_init__(self) -> None:
         # Built once: outcomes are memoised and shared by every row with the same labels.
@@ -59,6 +65,7 @@ class Outcome:
             pred_label=self.pred_label.value if self.pred_label else None,
             options=list(self.options) if self.options else None,
             reason=self.reason,
+            question_kind=self.kind.value if self.kind else None,
         )
 
     def with_options(self, options: tuple[str, str]) -> Outcome:
@@ -75,6 +82,7 @@ class Outcome:
             self.needs_judge,
             self.refusal,
             fields,
+            self.kind,
         )
 
     def fields(self) -> dict[str, Any]:
@@ -98,12 +106,17 @@ def _put(memo: dict[Any, Any], key: Any, value: Any, size: int) -> None:
 class _Question:
     """What the grader keeps per question: its options (or why it has none) and labels."""
 
-    __slots__ = ("labels", "opts", "refused")
+    __slots__ = ("labels", "opts", "prop", "refused", "yn_gt_labels", "yn_labels")
 
     def __init__(self, opts: Options | None, refused: Outcome | None) -> None:
         self.opts = opts
         self.refused = refused
         self.labels: dict[str, int] = {}  # text -> kind of its label
+        # Read when the question turns out to be a yes/no one (see Tables.yes_no).
+        self.prop: Proposition | None = None
+        self.yn_labels: dict[str, int] = {}  # text -> kind of its yes/no label
+        # A negated question's gt is read apart: a bare "no" is its answer, not a pred's.
+        self.yn_gt_labels: dict[str, int] = {}
 
 
 class Tables:
@@ -141,10 +154,14 @@ class Tables:
         self.label_count = 0
         # A row's outcome depends only on each side's (label, reason, refusal): those "kinds"
         # are few (about 150 on a million rows), so outcomes are memoised per pair of kinds.
-        self.kinds: dict[tuple[Label | None, str, bool], int] = {}
-        self.kind_list: list[tuple[Label | None, str, bool]] = []
+        self.kinds: dict[tuple[Label | YesNo | None, str, bool], int] = {}
+        self.kind_list: list[tuple[Label | YesNo | None, str, bool]] = []
         self.kinds_full = False
         self.cores: dict[int, Outcome] = {}
+        self.yn_cores: dict[int, Outcome] = {}
+        # Kinds: the question kinds graded (None: all); rows of other kinds are unresolved.
+        self.only: frozenset[QuestionKind] | None = None
+        self.excluded: dict[QuestionKind, Outcome] = {}
 
     def options(
         self, question: str, option_a: str | None = None, option_b: str | None = None
@@ -210,14 +227,7 @@ class Tables:
             before = options_module.CONTEXT_READS
             verdict = label_reading(self.read(text), opts, self.lex)
             own = options_module.CONTEXT_READS != before
-            kind = (verdict.label, verdict.reason, verdict.rule == "yes-no")
-            hit = self.kinds.get(kind)
-            if hit is None:
-                # Full: renumbered before the next row, never in the middle of one (the
-                # row's other label already holds a number).
-                self.kinds_full = len(self.kind_list) + 1 >= self.max_kinds
-                hit = self.kinds[kind] = len(self.kind_list)
-                self.kind_list.append(kind)
+            hit = self.number((verdict.label, verdict.reason, verdict.rule == "yes-no"))
             if not own:
                 shared[text] = hit
         if self.label_count >= self.label_cap:
@@ -226,17 +236,31 @@ class Tables:
         st.labels[text] = hit
         return hit
 
+    def number(self, kind: tuple[Label | YesNo | None, str, bool]) -> int:
+        """The number of a label's kind, assigned on first sight."""
+        hit = self.kinds.get(kind)
+        if hit is None:
+            # Full: renumbered before the next row, never in the middle of one (the
+            # row's other label already holds a number).
+            self.kinds_full = len(self.kind_list) + 1 >= self.max_kinds
+            hit = self.kinds[kind] = len(self.kind_list)
+            self.kind_list.append(kind)
+        return hit
+
     def renumber_kinds(self) -> None:
         self.forget_labels()
         self.kinds.clear()
         self.kind_list.clear()
         self.cores.clear()
+        self.yn_cores.clear()
         self.kinds_full = False
 
     def forget_labels(self) -> None:
         # Bounded: memory stays flat however many distinct answers a run sees.
         for st in self.questions.values():
             st.labels.clear()
+            st.yn_labels.clear()
+            st.yn_gt_labels.clear()
         self.by_signature.clear()
         self.label_count = 0
 
@@ -251,9 +275,11 @@ class Tables:
         if st is None:
             st = self.question(question, a, b)
         if st.refused is not None:
-            return st.refused, None
+            return self.yes_no(st, question, gt, pred, st.refused), None
         core = self.core(self.kind(st, gt), self.kind(st, pred))
-        return core, None if core.refusal else st.opts
+        if core.refusal:  # the gt answers yes/no: a question about the disjunction
+            return self.yes_no(st, question, gt, pred, core), None
+        return self.allowed(core), st.opts
 
     def core(self, g: int, p: int) -> Outcome:
         """The outcome of a pair of label kinds, without the options' wording."""
@@ -265,6 +291,8 @@ class Tables:
             if g_refused:  # the gt answers a yes/no question, not these options
                 core = self.refused(_YES_NO_REASON)
             else:
+                # Two-option kinds hold two-option labels (yes/no ones go to yn_cores).
+                assert not isinstance(g_label, YesNo) and not isinstance(p_label, YesNo)
                 core = self.outcome(g_label, g_reason, p_label, p_reason)
             self.cores[key] = core
         return core
@@ -284,13 +312,13 @@ class Tables:
         if g is not None and p is not None:
             score = TRUTH_TABLE[g][p]
             reason = f"gt {g.value} ({g_reason}); pred {p.value} ({p_reason})"
-            return Outcome(score, Method.RULE, g, p, None, reason)
+            return Outcome(score, Method.RULE, g, p, None, reason, kind=_TWO)
         parts = []
         if g is None:
             parts.append(f"gt abstains: {g_reason}")
         if p is None:
             parts.append(f"pred abstains: {p_reason}")
-        return Outcome(None, Method.UNRESOLVED, g, p, None, "; ".join(parts), True)
+        return Outcome(None, Method.UNRESOLVED, g, p, None, "; ".join(parts), True, kind=_TWO)
 
     def settle(
         self, data: dict[str, Any]
@@ -335,7 +363,8 @@ class Tables:
         opts = st.opts
         if opts is None:
             assert st.refused is not None
-            return st.refused, None, triple
+            core = self.yes_no(st, q, gt, pred, st.refused)
+            return self.yes_no_result(core, triple)
         labels = st.labels
         g = labels.get(gt)
         if g is None:
@@ -344,7 +373,87 @@ class Tables:
         if p is None:
             p = self.kind(st, pred)
         core = self.cores.get(g * _KEY_BASE + p) or self.core(g, p)
-        return core, None if core.refusal else opts.texts, triple
+        if core.refusal:  # the gt answers yes/no: a question about the disjunction
+            return self.yes_no_result(self.yes_no(st, q, gt, pred, core), triple)
+        if self.only is not None:
+            core = self.allowed(core)
+        return core, opts.texts, triple
+
+    # -- yes/no questions (polar, yes_no) ------------------------------------------------
+    def yes_no(self, st: _Question, question: str, gt: str, pred: str, refused: Outcome) -> Outcome:
+        """The outcome of a row whose question is not a two-option one: a yes/no outcome
+        when the question is polar without alternatives or its gt is a bare yes/no, else
+        `refused`."""
+        prop = st.prop
+        if prop is None:
+            prop = st.prop = read_question(question, self.lex)
+        if not prop.polar or prop.offers_or:
+            # "Is this T1, T2 or FLAIR?" - "T1" offers alternatives; "yes" makes it yes/no.
+            early = self.read(gt).early
+            if early is None or early.rule != "yes-no":
+                return refused
+        labels = st.yn_labels
+        gt_labels = st.yn_gt_labels if prop.negated else labels
+        g = gt_labels.get(gt)
+        if g is None:
+            g = self.yn_kind(prop, gt, gt_labels, prop.negated)
+        p = labels.get(pred)
+        if p is None:
+            p = self.yn_kind(prop, pred, labels, False)
+        key = g * _KEY_BASE + p
+        core = self.yn_cores.get(key)
+        if core is None:
+            g_label, g_reason, _ = self.kind_list[g]
+            p_label, p_reason, _ = self.kind_list[p]
+            core = self.yn_cores[key] = self.yes_no_outcome(g_label, g_reason, p_label, p_reason)
+        return self.allowed(core)
+
+    def yn_kind(self, prop: Proposition, text: str, labels: dict[str, int], gt: bool) -> int:
+        verdict = label_yes_no(self.read(text), prop, self.lex, gt=gt)
+        hit = self.number((verdict.label, verdict.reason, False))
+        if self.label_count >= self.label_cap:
+            self.forget_labels()
+        self.label_count += 1
+        labels[text] = hit
+        return hit
+
+    @staticmethod
+    def yes_no_outcome(
+        g: Label | YesNo | None, g_reason: str, p: Label | YesNo | None, p_reason: str
+    ) -> Outcome:
+        if type(g) is YesNo and type(p) is YesNo:
+            reason = f"gt {g.value} ({g_reason}); pred {p.value} ({p_reason})"
+            score = yes_no_score(g, p)
+            return Outcome(score, Method.RULE, g, p, YES_NO_OPTIONS, reason, kind=_YES_NO)
+        parts = []
+        if g is None:
+            parts.append(f"gt abstains: {g_reason}")
+        if p is None:
+            parts.append(f"pred abstains: {p_reason}")
+        reason = "; ".join(parts)
+        return Outcome(None, Method.UNRESOLVED, g, p, YES_NO_OPTIONS, reason, True, kind=_YES_NO)
+
+    @staticmethod
+    def yes_no_result(
+        core: Outcome, triple: tuple[str, str, str]
+    ) -> tuple[Outcome, tuple[str, str] | None, tuple[str, str, str] | None]:
+        if core.kind is not _YES_NO:
+            return core, None, triple
+        # The judge is given the two options of a yes/no question.
+        q, gt, pred = triple
+        return core, YES_NO_OPTIONS, (judge_question(q), gt, pred)
+
+    def allowed(self, core: Outcome) -> Outcome:
+        """`core`, or an unresolved outcome when its kind is not among those graded."""
+        only = self.only
+        if only is None or core.kind is None or core.kind in only:
+            return core
+        hit = self.excluded.get(core.kind)
+        if hit is None:
+            reason = f"{core.kind.value} questions are not graded in this run (kinds)"
+            hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, kind=core.kind)
+            self.excluded[core.kind] = hit
+        return hit
 
     def rows(self, rows: Iterable[Any]) -> Iterator[dict[str, Any]]:
         """The rules-only loop: each input row plus the contract's fields, in order."""

@@ -1,0 +1,438 @@
+"""Label an answer to a yes/no question as yes or no, or abstain, with the evidence.
+
+The reading is the two-option labeller's (`vqagrade.reading`: final-answer focus, refusals,
+hedges, junk, truncation); then, in order:
+
+1. an explicit answer: a clause that is only a yes/no word ("Yes.", "No, ...", "**No**",
+   "Answer: yes", "<answer>no</answer>", `{"answer": "yes"}`, "Correct.", "Not at all");
+2. an implicit answer: a clause that restates the question's proposition, every word of it
+   matched through the lexicons, with the negation in that clause ("There is no evidence of
+   pneumothorax" -> no); a normal/abnormal predicate is also answered by its complement
+   ("Is the heart normal?" - "The heart is enlarged" -> no); a negated question flips;
+3. an explicit answer contradicted by an implicit one, clauses that disagree, an answer cut
+   off before it commits, and anything that restates nothing abstain.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..kinds import YesNo
+from ..lexicon import Lexicon
+from .options import stem
+from .polar import Proposition, YesNoVocab, vocab
+from .reading import Reading, read_answer
+
+_JSON_ANSWER = re.compile(r"""^\s*\{\s*["']?answer["']?\s*:\s*["']?([^"'{}]*)["']?""", re.I)
+_TERMINAL = frozenset(".!?)]}\"'*`")
+_EXPLICIT_EARLY = "yes-no"
+# Parallel classes of words that pick out a part ("left kidney", "upper lobe").
+_PART_CLASSES = frozenset({"laterality", "position"})
+_WHOLE = frozenset({"both", "bilateral", "bilaterally"})
+_WIDE_BREAKS = frozenset("，、。；：！？")
+_NEGATED_NO = "a 'no' to a negated question may mean 'there is none'"
+
+
+@dataclass(slots=True, eq=False)
+class YesNoVerdict:
+    """The yes/no label of one answer and why."""
+
+    label: YesNo | None
+    rule: str
+    reason: str
+    focus: str
+    matched: tuple[str, ...] = ()
+    cues: tuple[str, ...] = ()
+
+
+def label_yes_no(
+    r: Reading, prop: Proposition, lex: Lexicon, depth: int = 0, *, gt: bool = False
+) -> YesNoVerdict:
+    """Label a read answer to a yes/no question.
+
+    Args:
+        r: the answer's reading (`vqagrade.rules.reading.read_answer`).
+        prop: the question's proposition (`vqagrade.rules.polar.read_question`).
+        lex: the lexicon.
+        depth: nesting of answers read out of a JSON object.
+        gt: the answer is a ground truth: it answers the question as posed, so a bare "no"
+            to a negated question is read as no (from a model it may mean "there is none").
+    """
+    v = vocab(lex)
+    f = r.focus
+    m = _JSON_ANSWER.match(f) if depth == 0 and "{" in f else None
+    if m and m.group(1).strip():
+        return label_yes_no(read_answer(m.group(1), lex), prop, lex, depth + 1, gt=gt)
+    early = r.early
+    if early is not None and early.rule != _EXPLICIT_EARLY:
+        return YesNoVerdict(None, early.rule, early.reason, f, cues=early.cues)
+    words = r.words
+    if early is not None:  # every word is a yes/no word ("yes", "No no")
+        lab = _polarity(words, 0, len(words), v)
+        if lab is None:
+            return YesNoVerdict(None, "contradiction", "says both yes and no", f)
+        if lab is YesNo.NO and prop.negated and not gt:
+            return YesNoVerdict(None, "ambiguous", _NEGATED_NO, f)
+        return YesNoVerdict(lab, "explicit", f"explicit '{lab.value}'", f)
+    explicit: set[YesNo] = set()
+    cues: list[str] = []
+    qualified = False
+    if r.lead is not None:  # "No, ..." (the reading set the lead word apart)
+        lab = YesNo.YES if r.lead in lex.yes else YesNo.NO
+        explicit.add(lab)
+        cues.append(f"explicit:{r.lead}")
+        qualified = bool(words) and words[0] in v.qualifiers
+    clauses = _clauses(r, v)
+    rest: list[tuple[int, int]] = []
+    for a, b in clauses:
+        lab = _polarity(words, a, b, v)
+        if (
+            lab is None
+            and a == 0
+            and b - a > 1
+            and words[0] in lex.yes
+            and words[1] not in ("or", "and", "nor")
+            and not any(w in v.no_words for w in words[a:b])
+        ):
+            lab = YesNo.YES  # "Yes there is a fracture" (no comma); "No fracture" is a denial
+            explicit.add(lab)
+            cues.append(f"explicit:{words[0]}")
+            rest.append((a + 1, b))
+            continue
+        if lab is not None:
+            explicit.add(lab)
+            cues.append(f"explicit:{' '.join(words[a:b])}")
+            # "Yes, but ...": the word after the answer qualifies it.
+            qualified = qualified or (b < len(words) and words[b] in v.qualifiers)
+        else:
+            rest.append((a, b))
+    if explicit and qualified:
+        why = "the explicit answer is qualified ('but', 'if', ...)"
+        return YesNoVerdict(None, "qualified", why, f, cues=tuple(cues))
+    if len(explicit) > 1:
+        return YesNoVerdict(None, "contradiction", "says both yes and no", f, cues=tuple(cues))
+    # An answer in another language ("Kein Pneumothorax."): its terms may be restated in
+    # their English form, but its negations are not known; only explicit answers are read.
+    foreign = any(w in v.other_language for w in words)
+    found = _implicit(r, rest, prop, lex, v) if prop.implicit and not foreign else None
+    said = next(iter(explicit)) if explicit else None
+    if found is not None and found[0] is None:
+        if said is not None and found[1] == "clauses disagree":
+            why = "the explicit answer is followed by clauses that disagree"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+        found = None if said is not None else found
+    if said is YesNo.NO and found is None:
+        if prop.negated and not gt:
+            return YesNoVerdict(None, "ambiguous", _NEGATED_NO, f, cues=tuple(cues))
+        seen = _finding_seen(words, rest, lex, v)
+        if seen is not None:
+            # "No, a 6 mm echogenic focus with shadowing is seen": the rest may describe
+            # what was asked about in other words.
+            why = f"explicit 'no' but the rest says a finding is '{seen}'"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+    if said is not None:
+        if found is not None and found[0] is not said:
+            why = f"explicit '{said.value}' but the rest says '{found[0].value}'"  # type: ignore[union-attr]
+            return YesNoVerdict(None, "contradiction", why, f, found[2], tuple(cues))
+        how = "explicit"
+        matched: tuple[str, ...] = found[2] if found is not None else ()
+        return YesNoVerdict(said, how, f"explicit '{said.value}'", f, matched, tuple(cues))
+    if found is None:
+        why = "no yes/no and no restatement of the question"
+        return YesNoVerdict(None, "no-answer", why, f)
+    lab, why, matched = found
+    if lab is None:
+        return YesNoVerdict(None, "implicit", why, f, matched)
+    if _cut_off(r, v):
+        why = "the answer is cut off before it ends"
+        return YesNoVerdict(None, "truncated", why, f, matched)
+    return YesNoVerdict(lab, "implicit", why, f, matched)
+
+
+def label_yes_no_text(text: str, prop: Proposition, lex: Lexicon) -> YesNoVerdict:
+    """Label an answer text against a yes/no question's proposition."""
+    return label_yes_no(read_answer(text, lex), prop, lex)
+
+
+def _polarity(words: tuple[str, ...], a: int, b: int, v: YesNoVocab) -> YesNo | None:
+    """YES or NO when words[a:b] is made only of yes phrases or only of no phrases."""
+    seen: set[YesNo] = set()
+    i = a
+    while i < b:
+        p = v.no.match_at(words, i)
+        q = v.yes.match_at(words, i)
+        best = max((x for x in (p, q) if x is not None and i + len(x) <= b), key=len, default=None)
+        if best is None:
+            return None
+        seen.add(YesNo.NO if best == p else YesNo.YES)
+        i += len(best)
+    return next(iter(seen)) if len(seen) == 1 else None
+
+
+def _clauses(r: Reading, v: YesNoVocab) -> list[tuple[int, int]]:
+    """Token ranges between clause punctuation and clause words ("but", "and")."""
+    out: list[tuple[int, int]] = []
+    words, starts, breaks = r.words, r.starts, r.breaks
+    a = 0
+    bi = 0
+    for i in range(len(words)):
+        cut = False
+        while bi < len(breaks) and breaks[bi] < starts[i]:
+            bi += 1
+            cut = True
+        if not cut and i > a and any(c in _WIDE_BREAKS for c in r.focus[r.ends[i - 1] : starts[i]]):
+            cut = True  # "是的，心脏增大。", "いいえ、骨折は認められません。"
+        if cut and i > a:
+            out.append((a, i))
+            a = i
+        if words[i] in v.clause_words:
+            if i > a:
+                out.append((a, i))
+            a = i + 1
+    if a < len(words):
+        out.append((a, len(words)))
+    return out
+
+
+def _match(w: str, targets: tuple[str, ...]) -> str | None:
+    for t in targets:
+        if w == t or stem(w) == stem(t):
+            return t
+    return None
+
+
+def _implicit(
+    r: Reading,
+    ranges: list[tuple[int, int]],
+    prop: Proposition,
+    lex: Lexicon,
+    v: YesNoVocab,
+) -> tuple[YesNo | None, str, tuple[str, ...]] | None:
+    """The label of the clauses that restate the proposition (None: none restates it)."""
+    labels: set[YesNo] = set()
+    matched: list[str] = []
+    why = ""
+    for a, b in ranges:
+        got = _clause(r, a, b, prop, lex, v)
+        if got is None:
+            continue
+        lab, reason, words = got
+        matched.extend(words)
+        if lab is None:
+            return None, reason, tuple(matched)
+        labels.add(lab)
+        why = reason
+    if not labels:
+        return None
+    if len(labels) > 1:
+        return None, "clauses disagree", tuple(matched)
+    lab = next(iter(labels))
+    if lab is YesNo.YES and prop.normal_predicate:
+        # "The left kidney is normal but the right kidney is atrophic."
+        bad = next((w for w in r.words if w in v.abnormal), None)
+        if bad is not None:
+            return None, f"also names an abnormal finding ('{bad}')", tuple(matched)
+    if prop.negated:
+        lab = YesNo.NO if lab is YesNo.YES else YesNo.YES
+        why += "; the question is negated"
+    return lab, why, tuple(matched)
+
+
+def _clause(
+    r: Reading, a: int, b: int, prop: Proposition, lex: Lexicon, v: YesNoVocab
+) -> tuple[YesNo | None, str, tuple[str, ...]] | None:
+    """Whether words[a:b] affirm (YES) or deny (NO) the proposition; None if not about it."""
+    words = r.words
+    need = prop.words
+    pred = prop.predicate
+    subject = tuple(w for w in need if w != pred) if pred is not None else need
+    at: dict[str, int] = {}
+    for i in range(a, b):
+        t = _match(words[i], subject)
+        if t is not None and t not in at:
+            at[t] = i
+    partial = len(at) < len(subject)
+    if partial and (prop.head is None or prop.head not in at):
+        return None
+    alts = [i for i in range(a, b) if _match(words[i], prop.alternatives) is not None]
+    if prop.alternatives and not alts:
+        return None
+    # The predicate: itself, or (normal/abnormal) its complement.
+    truth = True
+    pred_at: list[int] = []
+    if pred is not None:
+        same = [i for i in range(a, b) if _match(words[i], (pred,)) is not None]
+        normal = [i for k, j in v.normal.find(words[a:b]) for i in range(a + k, a + j)]
+        abnormal = [i for i in range(a, b) if words[i] in v.abnormal and i not in normal]
+        if same:
+            pred_at = same
+        elif not subject:
+            return None  # "Is there a mass?" - "The liver is normal": normal is not about it
+        elif prop.normal_predicate and abnormal:
+            pred_at, truth = abnormal, False
+        elif not prop.normal_predicate and normal:
+            pred_at, truth = normal, False
+        else:
+            return None
+    spots = sorted([*at.values(), *alts, *pred_at])
+    if not spots:
+        return None
+    shown = tuple(words[i] for i in spots)
+    clause = words[a:b]
+    for name, found in (
+        ("landmark", lex.landmark.find(clause)),
+        ("conditional", lex.conditional.find(r.words)),
+        ("past or general", v.unsettled.find(clause)),
+    ):
+        if found:
+            i, j = found[0]
+            cue = " ".join(clause[i:j] if name != "conditional" else r.words[i:j])
+            return None, f"{name}: '{cue}'", shown
+    for i, j in v.other_findings.find(clause):
+        if not set(clause[i:j]) <= prop.question_words:
+            return None, f"names another finding: '{' '.join(clause[i:j])}'", shown
+    for k in range(spots[-1], min(b, len(words) - 1)):
+        if ":" in r.focus[r.ends[k] : r.starts[k + 1]]:
+            # "PTX: Ø", "Pneumothorax: small": the value after the term is the answer.
+            value = words[k + 1]
+            if truth and (value in lex.grammar["report_denials"] or value in v.no_words):
+                return YesNo.NO, f"report style: '{value}'", shown
+            return None, f"a value after the term that is not read: '{value}'", shown
+    cues = _negations(words, a, b, spots, lex)
+    if partial and not cues:
+        return None  # "A stone is seen": which stone is not said
+    if len(cues) > 1:
+        return None, "more than one negation in the clause", shown
+    if cues:
+        if not truth:
+            return None, "denies the opposite of the question's predicate", shown
+        extra = _extra_words(words, a, b, prop, lex, v, cues[0])
+        if extra:
+            return None, f"a denial qualified by '{extra}'", shown
+        if prop.alternatives and len({words[i] for i in alts}) < len(prop.alternatives):
+            return None, "denies only one of the alternatives", shown
+        return YesNo.NO, f"denies the question's words ({cues[0]})", shown
+    if not prop.alternatives:
+        alt = next((w for w in clause if w in v.alternatives), None)
+        if alt is not None:
+            # "Subdural hematoma vs. artifact", "leukemia or lymphoma": a differential.
+            return None, f"names alternatives ('{alt}')", shown
+    after = _report_value(r, b, lex)
+    if after is not None:
+        # "Pneumothorax: absent", "Pneumothorax - not seen": the value after the term.
+        if truth and r.focus[r.ends[b - 1] : r.starts[b]].strip()[:1] == ":":
+            return YesNo.NO, f"report style: '{after}'", shown
+        return None, f"followed by '{after}'", shown
+    if not truth:
+        return YesNo.NO, f"states the opposite of '{pred}'", shown
+    if prop.normal_predicate:
+        # "Are the kidneys normal?" - "The left kidney is normal": only part of it.
+        for w in clause:
+            if (
+                w not in prop.question_words
+                and w not in _WHOLE
+                and lex.parallel.get(w, set()) & _PART_CLASSES
+            ):
+                return None, f"says '{pred}' of a part only ('{w}')", shown
+    return YesNo.YES, "restates the question's words", shown
+
+
+def _finding_seen(
+    words: tuple[str, ...], ranges: list[tuple[int, int]], lex: Lexicon, v: YesNoVocab
+) -> str | None:
+    """A presence word ("seen", "noted") of a clause that denies nothing, if any."""
+    for a, b in ranges:
+        clause = words[a:b]
+        hit = next((w for w in clause if w in v.presence), None)
+        if hit is None or lex.neg_before.find(clause) or lex.neg_after.find(clause):
+            continue
+        if any(w in v.no_words or w in ("no", "not", "without", "never") for w in clause):
+            continue
+        return hit
+    return None
+
+
+def _report_value(r: Reading, b: int, lex: Lexicon) -> str | None:
+    """A denial that opens the clause after position b ("X: absent", "X, not seen")."""
+    words = r.words
+    if b >= len(words):
+        return None
+    w = words[b]
+    if w in lex.grammar["report_denials"] or w in ("not", "never", "without", "nil"):
+        return w
+    p = lex.neg_after.match_at(words, b) or lex.neg_before.match_at(words, b)
+    return " ".join(p) if p is not None else None
+
+
+def _negations(words: tuple[str, ...], a: int, b: int, spots: list[int], lex: Lexicon) -> list[str]:
+    """Negation cues of the clause that bear on the matched words."""
+    out: list[str] = []
+    last = spots[-1]
+    nos = vocab(lex).no_words
+    i = a
+    while i < b:
+        if lex.neg_pseudo.match_at(words, i) is not None:
+            i += 2
+            continue
+        p = lex.neg_before.match_at(words, i)
+        if p is not None and i < last:
+            out.append(" ".join(p))
+            i += len(p)
+            continue
+        q = lex.neg_after.match_at(words, i) if i > spots[0] else None
+        if q is not None and i + len(q) <= b:
+            out.append(" ".join(q))
+            i += len(q)
+            continue
+        if p is not None and i > last:
+            # "The fracture line is not clearly visible": a denial after the words may
+            # bear on them; counted as a second cue, so the clause abstains.
+            out.extend(("after", " ".join(p)))
+            i += len(p)
+            continue
+        if (words[i] in ("not", "no", "without", "never") or words[i] in nos) and i < last:
+            out.append(words[i])  # "Negative for pneumothorax"
+        elif words[i] in nos and i > last:
+            out.extend(("after", words[i]))  # "Pneumothorax negative": not read
+        i += 1
+    return out
+
+
+def _extra_words(
+    words: tuple[str, ...],
+    a: int,
+    b: int,
+    prop: Proposition,
+    lex: Lexicon,
+    v: YesNoVocab,
+    cue: str,
+) -> str | None:
+    """A content word of a denial the question does not have ("no acute fracture")."""
+    cue_words = set(cue.split())
+    stems = {stem(q) for q in prop.question_words}
+    for i in range(a, b):
+        w = words[i]
+        if (
+            w in prop.question_words
+            or stem(w) in stems
+            or w in v.frame
+            or w in lex.stopwords
+            or w in lex.generic
+            or w in lex.grammar["copula"]
+            or w in cue_words
+            or w in v.normal_words
+            or w in lex.q_articles
+            or not w.isalpha()
+        ):
+            continue
+        if w in lex.neg_before.phrases_words or w in lex.neg_after.phrases_words:
+            continue
+        return w
+    return None
+
+
+def _cut_off(r: Reading, v: YesNoVocab) -> bool:
+    """The answer stops on a word that leaves the sentence open ("There is no")."""
+    tail = r.focus.rstrip()
+    return bool(r.words) and tail[-1:] not in _TERMINAL and r.words[-1] in v.dangling
