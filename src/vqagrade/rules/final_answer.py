@@ -144,10 +144,14 @@ def _structured(t: str) -> str | None:
     no: list[str] = []
     for key, value in data.items():
         name = str(key).replace("_", " ")
-        flag = value.strip().lower() if isinstance(value, str) else value
-        if flag is True or flag in _TRUE:
+        if isinstance(value, str):
+            flag = value.strip().lower()
+            is_yes, is_no = flag in _TRUE, flag in _FALSE
+        else:  # a list or a number says neither ({"stations": ["4R", "7"]})
+            is_yes, is_no = value is True, value is False
+        if is_yes:
             yes.append(name)
-        elif flag is False or flag in _FALSE:
+        elif is_no:
             no.append(name)
     parts = [" and ".join(yes)] if yes else []
     parts += [f"no {n}" for n in no]
