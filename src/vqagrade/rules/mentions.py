@@ -210,7 +210,7 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
         for x in (word, said)
     ):
         return "subject"  # "carcinoma" is also the other option's "adenocarcinoma"
-    return "subject" if word in opts.outside else None
+    return "subject" if word in opts.subject_option_words else None
 
 
 _JOINERS = frozenset({"-", "\u2013", "/"})

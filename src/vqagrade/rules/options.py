@@ -71,6 +71,9 @@ class Options:
     question_outside: frozenset[str] = frozenset()
     """The question's words outside its options ("cell" in "Is the cell a basophil or a
     mast cell?"): its subject, not an option's."""
+    subject_option_words: frozenset[str] = frozenset()
+    """The options' words that the question also uses outside them ("cell" above): part of
+    the signature (empty for most questions), so reading it keeps labels shared."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -87,6 +90,7 @@ class Options:
             self.yes_no,
             self.state_question,
             self.normal_question,
+            self.subject_option_words,
         )
         object.__setattr__(self, "signature", sig)
         object.__setattr__(self, "texts", (self.a.text, self.b.text))
@@ -494,6 +498,7 @@ def _finish(
     comparand = _comparand(question, span, lex)
     context = frozenset(lex.canon.words(question)) | frozenset(a_words) | frozenset(b_words)
     context |= frozenset(stem(w) for w in context)
+    outside = _outside(question, span, lex)
     return Options(
         a=Option(a_text, a_words, a_key, a_surface),
         b=Option(b_text, b_words, b_key, b_surface),
@@ -508,7 +513,8 @@ def _finish(
         normal_question=not lex.grammar["state_options"].isdisjoint(a_words + b_words),
         question_lead=lead,
         question_findings=context & lex.grammar["finding_words"],
-        question_outside=_outside(question, span, lex),
+        question_outside=outside,
+        subject_option_words=outside & frozenset(a_words + b_words),
     )
 
 
