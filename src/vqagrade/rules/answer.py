@@ -35,7 +35,11 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     v = _label_focus(r, opts, lex)
     if (r.rationale or r.reconsidered) and v.label in (Label.A, Label.B):
         other = Label.B if v.label is Label.A else Label.A
-        if r.rationale and label_answer(r.rationale, opts, lex).label is other:
+        if (
+            r.rationale
+            and _may_name(r.rationale, opts, other)
+            and (label_answer(r.rationale, opts, lex).label is other)
+        ):
             why = "the rationale after the final answer chooses the other option"
             return Verdict(None, "rationale", why, v.focus, v.hits, v.cues)
         if r.reconsidered and any(
@@ -45,6 +49,14 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             why = "the reasoning before the final answer corrected itself to the other option"
             return Verdict(None, "reconsidered", why, v.focus, v.hits, v.cues)
     return v
+
+
+def _may_name(text: str, opts: Options, label: Label) -> bool:
+    """Whether `text` holds a word of option `label` as written: a cheap test before reading
+    a rationale in full (most rationales after a final answer are notes like "Slice 15")."""
+    own = opts.a if label is Label.A else opts.b
+    low = text.lower()
+    return any(w in low for w in own.surface + own.words)
 
 
 def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:

@@ -77,12 +77,14 @@ def _patterns(
 
 
 @lru_cache(maxsize=8)
-def _corrections(lex: Lexicon) -> tuple[re.Pattern[str], tuple[str, ...]]:
-    """A pattern for the self-correction markers and a word of each (a cheap probe)."""
+def _corrections(lex: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A pattern for the self-correction markers and a cheap probe for them: each marker's
+    longest word ("i" would be found in every answer), searched in one pass."""
     alts = [r"\W+".join(re.escape(w) for w in m.split()) for m in lex.corrections]
     pattern = re.compile(r"\b(?:" + "|".join(alts or ["$^"]) + r")\b[\s,:;.\u2014\u2013-]*", re.I)
-    # Probe with each marker's longest word: "i" would be found in every answer.
-    return pattern, tuple({max(m.split(), key=len).lower() for m in lex.corrections})
+    firsts = sorted({max(m.split(), key=len).lower() for m in lex.corrections})
+    probe = re.compile("|".join(re.escape(w) for w in firsts) or "$^")  # on lower case
+    return pattern, probe
 
 
 def find_focus(text: str, lex: Lexicon) -> Focus:
@@ -99,9 +101,8 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
 def _corrected(focus: Focus, lex: Lexicon) -> Focus:
     """The text after the last self-correction that opens a clause ("Left. Actually, ...")."""
     t = focus.text
-    pattern, firsts = _corrections(lex)
-    low = t.lower()
-    if not any(w in low for w in firsts):
+    pattern, probe = _corrections(lex)
+    if probe.search(t.lower()) is None:
         return focus
     found = None
     for m in pattern.finditer(t):
@@ -116,9 +117,7 @@ def _corrected(focus: Focus, lex: Lexicon) -> Focus:
 
 def _after_correction(t: str, lex: Lexicon) -> str:
     """The text after the last self-correction of `t`, or "" when it has none."""
-    pattern, firsts = _corrections(lex)
-    low = t.lower()
-    if not t or not any(w in low for w in firsts):
+    if not t or _corrections(lex)[1].search(t.lower()) is None:
         return ""
     found = _corrected(Focus(t, ""), lex)
     return found.text if found.how == "self-correction" else ""
