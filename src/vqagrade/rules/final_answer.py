@@ -115,9 +115,10 @@ def _corrected(focus: Focus, lex: Lexicon) -> Focus:
     return Focus(rest, "self-correction") if any(c.isalpha() for c in rest) else focus
 
 
-def _after_correction(t: str, lex: Lexicon) -> str:
-    """The text after the last self-correction of `t`, or "" when it has none."""
-    if not t or _corrections(lex)[1].search(t.lower()) is None:
+def _after_correction(t: str, low: str, lex: Lexicon) -> str:
+    """The text after the last self-correction of `t` (`low` is it in lower case), or ""
+    when it has none."""
+    if not t or _corrections(lex)[1].search(low) is None:
         return ""
     found = _corrected(Focus(t, ""), lex)
     return found.text if found.how == "self-correction" else ""
@@ -187,7 +188,8 @@ def _find(text: str, lex: Lexicon) -> Focus:
                 clean = _clean(rest, role)
                 answer = _first_sentence(clean)
                 after = clean[clean.find(answer) + len(answer) :].strip(" *\n")
-                before = _after_correction(t[: marks[-1].start()], lex)
+                cut = marks[-1].start()
+                before = _after_correction(t[:cut], low[:cut], lex)
                 return Focus(answer, "final-answer marker", after, before)
     if "**" in t or "__" in t:
         # Only a lone bold span that ends the answer is the answer ("... is **solid**.");
