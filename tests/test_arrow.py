@@ -114,8 +114,13 @@ def test_an_existing_contract_column_is_replaced_in_place() -> None:
     assert out.to_pylist() == list(Grader().grade_rows(table.to_pylist()))
 
 
-def test_missing_columns_give_error_rows() -> None:
-    out = grade_table(pa.table({"question": ["Is this CT or MRI?"], "gt": ["CT"]}))
+def test_a_missing_column_raises_a_key_error_naming_the_columns() -> None:
+    with pytest.raises(KeyError, match="no field 'pred' .* fields seen: question, gt"):
+        grade_table(pa.table({"question": ["Is this CT or MRI?"], "gt": ["CT"]}))
+
+
+def test_missing_values_give_error_rows() -> None:
+    out = grade_table(pa.table({"question": ["Is this CT or MRI?"], "gt": ["CT"], "pred": [None]}))
     [row] = out.to_pylist()
     assert (row["method"], row["reason"]) == ("error", "missing field 'pred'")
 

@@ -34,3 +34,21 @@ def test_open_task_units() -> None:
 def test_no_decided_row_fails() -> None:
     msg = fail_under_message(_summary((None, "unresolved")), 0.5)
     assert msg is not None and msg.startswith("no decided rows among 1")
+
+
+def test_min_coverage_and_the_judge_gate() -> None:
+    from vqagrade.reports.gates import judge_failed_message, min_coverage_message, run_gates
+
+    s = _summary((1.0, "rule"), (None, "unresolved"), (None, "unresolved"))
+    msg = min_coverage_message(s, 0.5)
+    assert msg is not None and msg.startswith("coverage 0.3333 (1 of 3 rows decided)")
+    assert min_coverage_message(s, 0.3) is None
+    assert judge_failed_message({"judge_connection": 3}, 3, 0) == (
+        "every judge call failed (judge_connection 3): no row was judged"
+    )
+    assert judge_failed_message({"judge_timeout": 1}, 3, 0) is None
+    assert judge_failed_message({}, 0, 0) is None
+    gates = run_gates(s, fail_under=0.9, min_coverage=0.5, strict=True)
+    assert [(g.name, g.passed) for g in gates] == [
+        ("fail-under", True), ("min-coverage", False), ("strict", True),
+    ]  # fmt: skip

@@ -128,10 +128,11 @@ def test_a_judge_role_sees_only_what_the_rules_leave(tmp_path: Path) -> None:
         text = messages[-1].text
         row = json.loads(text[text.rindex("\n{") + 1 :])  # the row, appended as JSON
         asked.append(row)
-        # One row gets a reply without a valid score; the others one score after a reason.
+        # One row gets a reply without a valid score (two different scores would be
+        # judge_ambiguous: never "the last one wins").
         if row["pred"].startswith("It could be either"):
             return reply("I would say 7 out of 10.")
-        return reply("The answer names neither side clearly.\n{ score: 0.5 }")
+        return reply("On reflection, { score: 0.5 }")
 
     roles = {"grader": get_model("mockllm/model", custom_outputs=grader, memoize=False)}
     task = Task(dataset=samples(rows), solver=replay(), scorer=closed_scorer(judge="grader"))

@@ -109,3 +109,50 @@ def test_an_unwritable_path_fails_before_any_row_is_read(tmp_path: Path) -> None
         write_junit(rows(), tmp_path / "missing-dir" / "j.xml")
     with pytest.raises(OutputError, match="cannot write"):
         JUnitWriter(tmp_path)  # a directory
+
+
+def _cli_rows(tmp_path: Path) -> Path:
+    import json
+
+    rows = [{**r, "meta": {"model": m}} for r, m in zip(
+        [{"id": "ok", "question": Q, "gt": "left", "pred": "left"},
+         {"id": "wrong", "question": Q, "gt": "left", "pred": "right"},
+         {"id": "hedge", "question": Q, "gt": "left", "pred": "left or right"}],
+        ["a", "b", "b"], strict=True)]  # fmt: skip
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return src
+
+
+def test_summary_mode_is_the_default_one_testcase_per_gate(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from vqagrade.cli import app
+
+    src, xml = _cli_rows(tmp_path), tmp_path / "j.xml"
+    args = ["score", str(src), "-o", str(tmp_path / "o.jsonl"), "-q", "--junit", str(xml)]
+    res = CliRunner().invoke(app, [*args, "--fail-under", "0.4", "--min-coverage", "0.9"])
+    assert res.exit_code == 1
+    cases = {c.attrib["name"]: c for c in _parse(xml).iter("testcase")}
+    assert list(cases) == ["fail-under", "min-coverage"]
+    assert cases["fail-under"].find("failure") is None  # the gate passed: no failure shown
+    failure = cases["min-coverage"].find("failure")
+    assert failure is not None and "coverage 0.6667" in failure.attrib["message"]
+    out = cases["fail-under"].findtext("system-out") or ""
+    assert "rows 3  decided 2  coverage 0.6667" in out
+    # No gate: one passing summary testcase.
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert [c.attrib["name"] for c in _parse(xml).iter("testcase")] == ["summary"]
+
+
+def test_rows_mode_names_the_classname_after_the_group(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from vqagrade.cli import app
+
+    src, xml = _cli_rows(tmp_path), tmp_path / "j.xml"
+    args = ["score", str(src), "-o", str(tmp_path / "o.jsonl"), "-q", "--junit", str(xml)]
+    res = CliRunner().invoke(app, [*args, "--junit-mode", "rows", "--group-by", "meta.model"])
+    assert res.exit_code == 0
+    cases = [(c.attrib["name"], c.attrib["classname"]) for c in _parse(xml).iter("testcase")]
+    assert cases == [("ok", "a"), ("wrong", "b"), ("hedge", "b")]

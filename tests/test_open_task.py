@@ -181,7 +181,7 @@ def test_judge_errors_pass_through() -> None:
     failed = {"score": None, "method": "error", "reason": "judge_unparseable", "judge_raw": "?"}
     judge = FakeJudge([failed])
     (out,) = OpenGrader(judge=judge).grade_rows([{"question": "q?", "gt": "a", "pred": "b"}])
-    assert out["method"] == "error" and out["reason"] == "judge_unparseable"
+    assert out["method"] == "error" and out["reason"].endswith("; judge error: judge_unparseable")
     assert out["judge_raw"] == "?"
 
 

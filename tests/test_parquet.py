@@ -228,12 +228,18 @@ def test_mixed_or_null_pass_through_columns_become_text(tmp_path: Path) -> None:
     ]
 
 
-def test_a_later_value_that_cannot_fit_is_an_output_error(tmp_path: Path) -> None:
-    writer = ParquetRowWriter(tmp_path / "out.parquet", batch_rows=1)
-    writer.write({"n": 1})
-    with pytest.raises(OutputError, match="'n'.*str"):
-        writer.write({"n": "many"})
-    writer.close()
+def test_a_later_value_that_cannot_fit_makes_an_error_row(tmp_path: Path) -> None:
+    """The run goes on: the row is kept as an error row, its value as JSON text in raw."""
+    out = tmp_path / "out.parquet"
+    with ParquetRowWriter(out, ["method", "reason", "raw"], batch_rows=1) as writer:
+        writer.write({"n": 1, "method": "rule"})
+        writer.write({"n": "many", "method": "rule"})
+        writer.write({"n": 3, "method": "rule"})
+    first, bad, last = pq.read_table(out).to_pylist()
+    assert first == {"n": 1, "method": "rule", "reason": None, "raw": None}
+    assert last["n"] == 3 and last["method"] == "rule"
+    assert bad["n"] is None and bad["method"] == "error"
+    assert "'n' (int64)" in bad["reason"] and bad["raw"] == '{"n":"many"}'
 
 
 def test_no_rows_writes_the_hinted_schema(tmp_path: Path) -> None:

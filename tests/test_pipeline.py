@@ -140,7 +140,7 @@ def test_merge_judge_keeps_the_rules_reason_after_the_judge_s() -> None:
     assert row["reason"] == "judge m (1 attempt(s)); rules: pred abstains: hedge"
     failed = {"method": "unresolved", "reason": "pred abstains"}
     merge_judge(failed, {"method": "error", "score": None, "reason": "judge_timeout"})
-    assert failed["reason"] == "judge_timeout"
+    assert failed["reason"] == "pred abstains; judge error: judge_timeout"  # the rules' first
 
 
 def test_error_row_matches_the_grader_s() -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from scale_support import LEXICON_TOML, LIEN_ROW, case_rows, workload_rows
 from vqagrade.engines.arrow import writer_hint
-from vqagrade.engines.ray import check_output_dir, plan_pieces, run_ray
+from vqagrade.engines.ray import MARKER, check_output_dir, plan_pieces, run_ray
 from vqagrade.errors import InputError, OutputError
 from vqagrade.grader import Grader
 from vqagrade.io.rows import detect_format, open_writer, read_rows
@@ -80,12 +80,18 @@ def test_jsonl_input_and_overwrite(tmp_path: Path, rows: list[dict[str, Any]]) -
     expected = _single_process(src, tmp_path / "single.parquet")
     out = tmp_path / "out"
     out.mkdir()
-    (out / "stale.parquet").write_bytes(b"left over from an earlier run")
+    # An earlier run's folder: its marker and its own parts (one more than this run writes).
+    (out / MARKER).write_text("{}\n")
+    (out / "part-000000.parquet").write_bytes(b"left over from an earlier run")
+    (out / "part-000099.parquet").write_bytes(b"left over from an earlier run")
     with pytest.raises(OutputError, match="not empty"):
         run_ray(src, out)
     run_ray(src, out, overwrite=True, num_cpus=2)
-    assert not (out / "stale.parquet").exists()
+    assert not (out / "part-000099.parquet").exists()
     assert [r.data for r in read_rows(out)] == expected
+    assert (out / MARKER).is_file()
+    # Nothing is left beside it: no staged or replaced folder.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "out", "single.parquet"]
 
 
 # ---- no cluster needed ----------------------------------------------------------------------------
@@ -98,19 +104,37 @@ def test_an_empty_or_new_folder_is_fine(tmp_path: Path) -> None:
 
 
 def test_a_non_empty_folder_needs_overwrite(tmp_path: Path) -> None:
-    (tmp_path / "a.parquet").write_bytes(b"x")
+    (tmp_path / MARKER).write_text("{}\n")
+    (tmp_path / "part-000000.parquet").write_bytes(b"x")
     with pytest.raises(OutputError, match="--overwrite"):
         check_output_dir(tmp_path)
-    check_output_dir(tmp_path, overwrite=True)
-    assert list(tmp_path.iterdir()) == []
+    check_output_dir(tmp_path, overwrite=True)  # an earlier run's folder: replaceable
+    assert (tmp_path / "part-000000.parquet").exists()  # nothing is deleted before the run
 
 
-def test_overwrite_never_deletes_other_files(tmp_path: Path) -> None:
-    (tmp_path / "a.parquet").write_bytes(b"x")
-    (tmp_path / "thesis.docx").write_bytes(b"precious")
-    with pytest.raises(OutputError, match="more than Parquet"):
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["a.parquet"],  # a dataset vqagrade did not write (no marker)
+        [MARKER, "part-000000.parquet", "a.parquet"],  # not one of its parts
+        [MARKER, "part-000000.parquet", "thesis.docx"],
+    ],
+)
+def test_overwrite_never_deletes_other_files(tmp_path: Path, names: list[str]) -> None:
+    for name in names:
+        (tmp_path / name).write_bytes(b"precious")
+    with pytest.raises(OutputError, match="did not write"):
         check_output_dir(tmp_path, overwrite=True)
-    assert (tmp_path / "thesis.docx").exists() and (tmp_path / "a.parquet").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+
+
+@needs_ray
+def test_an_input_inside_the_output_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "x.parquet").write_bytes(b"x")
+    for src, out in ((tmp_path, tmp_path), (tmp_path / "x.parquet", tmp_path)):
+        with pytest.raises(OutputError, match="inside the output folder"):
+            run_ray(src, out, overwrite=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["x.parquet"]
 
 
 def test_a_file_is_not_an_output_folder(tmp_path: Path) -> None:

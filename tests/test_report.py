@@ -206,3 +206,32 @@ def test_csv_score_output_is_read_with_numbers(tmp_path: Path) -> None:
     assert (kind, n) == ("score", 22)
     assert "rule 16 (72.7%)" in html and ">0.7500<" in html
     assert _listed(html).count("wrong") == 4
+
+
+def test_score_report_shows_coverage_strict_mean_groups_and_reasons(tmp_path: Path) -> None:
+    rows = [{**r, "meta": {"model": "m1" if i % 2 else "m2"}} for i, r in enumerate(_scored())]
+    html = score_report_html(rows, by=["meta.model"])
+    _assert_self_contained(html)
+    assert ">coverage<" in html and ">strict mean<" in html and "95% CI [" in html
+    assert "<h2>By meta.model</h2>" in html and 'aria-label="mean by group"' in html
+    assert "<td>m1</td>" in html and "<td>m2</td>" in html
+    assert "Why rows are undecided" in html and 'aria-label="undecided rows by reason"' in html
+    src = _write_jsonl(tmp_path / "graded.jsonl", rows)
+    out = tmp_path / "r.html"
+    res = runner.invoke(app, ["report", str(src), "-o", str(out), "--group-by", "meta.model"])
+    assert res.exit_code == 0, res.stderr
+    assert "<h2>By meta.model</h2>" in out.read_text()
+
+
+def test_report_refuses_an_ungraded_file_with_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    res = runner.invoke(app, ["report", str(SAMPLE), "-o", str(out)])
+    assert res.exit_code == 2
+    assert res.stderr.count("\n") == 1 and "is not graded output" in res.stderr
+    assert not out.exists()
+
+
+def test_long_ids_wrap_in_the_listing() -> None:
+    css = charts.CSS
+    assert "white-space:nowrap}" not in css.split(".list td:nth-child(2)")[1].split("\n")[0]
+    assert ".list td:nth-child(2){max-width:180px;word-break:break-all}" in css

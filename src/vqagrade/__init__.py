@@ -2,9 +2,12 @@
 
 Public API::
 
-    from vqagrade import grade, grade_rows, Grader, Label, Grade
+    from vqagrade import grade, grade_rows, Grader, JudgeConfig, summarize
     g = grade("Is the lesion in the left or right kidney?", "left", "The left kidney.")
     g.score, g.method, g.gt_label, g.pred_label, g.reason
+    with Grader(judge=JudgeConfig(model="gpt-4o-mini")) as grader:   # judge what rules leave
+        rows = list(grader.grade_rows(rows))
+    summarize(rows, by="meta.model").render()   # coverage, means with 95% CIs, per model
 
 Names are imported lazily so that the command line starts fast.
 """
@@ -41,6 +44,10 @@ _EXPORTS = {
     "OutputError": "errors",
     "LexiconError": "errors",
     "JudgeError": "errors",
+    "SchemaError": "schema",
+    "JudgeConfig": "judge.records",
+    "summarize": "reports.summary",
+    "Summary": "reports.summary",
 }
 
 __all__ = [
@@ -50,6 +57,7 @@ __all__ = [
     "Grade",
     "Grader",
     "InputError",
+    "JudgeConfig",
     "JudgeError",
     "Label",
     "Lexicon",
@@ -59,6 +67,8 @@ __all__ = [
     "OpenGrader",
     "OutputError",
     "QuestionKind",
+    "SchemaError",
+    "Summary",
     "VqagradeError",
     "YesNo",
     "assert_grade",
@@ -68,17 +78,21 @@ __all__ = [
     "grade_table",
     "load_lexicon",
     "score",
+    "summarize",
 ]
 
 if TYPE_CHECKING:
     from .engines.arrow import grade_frame, grade_table
     from .errors import InputError, JudgeError, LexiconError, OutputError, VqagradeError
     from .grader import Grader, grade, grade_rows
+    from .judge.records import JudgeConfig
     from .kinds import QuestionKind, YesNo
     from .labels import TRUTH_TABLE, Label, score
     from .lexicon import Lexicon, load_lexicon
     from .open_task import OpenGrader
     from .records import AnswerTrace, Grade, Mention
+    from .reports.summary import Summary, summarize
+    from .schema import SchemaError
     from .testing import assert_grade
 
 

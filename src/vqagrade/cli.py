@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -36,8 +37,34 @@ OptionBField = Annotated[str, typer.Option(help="Field with explicit option B.")
 
 InFormat = Annotated[
     Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
-    typer.Option(help="Input format (jsonl/csv) when the extension does not tell."),
+    typer.Option(help="Input format (jsonl/csv/parquet) when the extension does not tell."),
 ]
+FieldSpecs = Annotated[
+    Optional[list[str]],  # noqa: UP045 - typer needs Optional on 3.10
+    typer.Option(
+        "--map",
+        help="Input field = role, comma-separated or repeated: --map answer=gt "
+        "--map model_output=pred (roles: question, gt, pred, id, option_a, option_b).",
+    ),
+]
+GroupBy = Annotated[
+    Optional[list[str]],  # noqa: UP045 - typer needs Optional on 3.10
+    typer.Option(
+        "--group-by",
+        help="Report figures per value of this field (dotted paths: meta.model; repeatable).",
+    ),
+]
+
+
+class JUnitMode(str, Enum):
+    """What the JUnit file holds."""
+
+    summary = "summary"
+    """One testcase per gate (--fail-under, --min-coverage, --strict, the judge)."""
+    rows = "rows"
+    """One testcase per row (a failure below full marks)."""
+
+
 Lexicons = Annotated[
     Optional[list[Path]],  # noqa: UP045 - typer needs Optional on 3.10
     typer.Option("--lexicon", help="Extra lexicon TOML file (repeatable); extends the shipped."),
@@ -67,13 +94,34 @@ class PromptChoice(str, Enum):
     mistral = "mistral"
 
 
-def _field_map(question: str, gt: str, pred: str, id: str, option_a: str, option_b: str) -> Any:
-    """The input field names given on the command line."""
+def _field_map(
+    question: str,
+    gt: str,
+    pred: str,
+    id: str,
+    option_a: str,
+    option_b: str,
+    specs: list[str] | None = None,
+) -> Any:
+    """The input field names given on the command line (--map wins over --X-field)."""
+    from .errors import VqagradeError
     from .records import FieldMap
+    from .schema import parse_map
 
-    return FieldMap(
+    fields = FieldMap(
         question=question, gt=gt, pred=pred, id=id, option_a=option_a, option_b=option_b
     )
+    try:
+        return parse_map(specs or [], fields)
+    except VqagradeError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _share(value: float | None) -> float | None:
+    """A share between 0 and 1 (checked here: a range in the help text would be cut)."""
+    if value is not None and not 0.0 <= value <= 1.0:
+        raise typer.BadParameter(f"{value:g} is not between 0 and 1")
+    return value
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -93,21 +141,33 @@ def _grader(lexicons: list[Path] | None, **kwargs: Any) -> Grader:
 
 @app.command()
 def score(
-    input: Annotated[str, typer.Argument(help="Input file (.jsonl/.csv, optionally .gz) or -.")],
-    output: Annotated[str, typer.Option("-o", "--output", help="Output file or - (stdout).")] = "-",
+    input: Annotated[
+        str,
+        typer.Argument(
+            help="Input file (.jsonl/.csv, optionally .gz; .parquet or a folder of them), "
+            "hf://datasets/... with huggingface_hub, or - (stdin)."
+        ),
+    ],
+    output: Annotated[
+        str, typer.Option("-o", "--output", help="Output file (.jsonl/.csv/.parquet) or -.")
+    ] = "-",
     question_field: QuestionField = "question",
     gt_field: GtField = "gt",
     pred_field: PredField = "pred",
     id_field: IdField = "id",
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
+    fields_map: FieldSpecs = None,
+    group_by: GroupBy = None,
     lexicon: Lexicons = None,
     in_format: InFormat = None,
     out_format: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option(help="Output format (jsonl/csv) when the extension does not tell."),
+        typer.Option(help="Output format (jsonl/csv/parquet) when the extension does not tell."),
     ] = None,
-    strict: Annotated[bool, typer.Option(help="Exit 1 if any row is an error row.")] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Exit 1 if any row is an error row.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stderr.")] = False,
     judge_model: Annotated[
         Optional[str],  # noqa: UP045
@@ -147,19 +207,40 @@ def score(
     dry_run: Annotated[
         bool,
         typer.Option(
-            help="Count rows and prompt tokens the judge would get; call nothing.",
+            "--dry-run",
+            help="Print the judge plan (rows, prompt tokens, cost); call nothing.",
             rich_help_panel="Judge",
         ),
     ] = False,
+    price_in: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            min=0.0,
+            help="Dollars per million prompt tokens (--dry-run cost).",
+            rich_help_panel="Judge",
+        ),
+    ] = None,
+    price_out: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            min=0.0,
+            help="Dollars per million completion tokens (--dry-run cost).",
+            rich_help_panel="Judge",
+        ),
+    ] = None,
     judge_all: Annotated[
         bool,
         typer.Option(
-            help="Send every row to the judge, not only unsettled ones.", rich_help_panel="Judge"
+            "--judge-all",
+            help="Send every row to the judge, also those the rules decided or found not "
+            "close-ended.",
+            rich_help_panel="Judge",
         ),
     ] = False,
     judge_batch: Annotated[
         bool,
         typer.Option(
+            "--judge-batch",
             help="Send the unsettled rows as OpenAI Batch API jobs and exit; "
             "'vqagrade batch collect ID' then fills the cache for a re-run.",
             rich_help_panel="Judge",
@@ -175,7 +256,9 @@ def score(
     ] = None,
     engine: Annotated[
         Engine,
-        typer.Option(help="local, or ray (pip install 'vqagrade[ray]').", rich_help_panel="Scale"),
+        typer.Option(
+            help="local, or ray (pip install 'vqagrade\\[ray]').", rich_help_panel="Scale"
+        ),
     ] = Engine.local,
     ray_address: Annotated[
         Optional[str],  # noqa: UP045
@@ -186,7 +269,9 @@ def score(
     overwrite: Annotated[
         bool,
         typer.Option(
-            help="With --engine ray: replace a non-empty output folder.", rich_help_panel="Scale"
+            "--overwrite",
+            help="With --engine ray: replace a non-empty output folder.",
+            rich_help_panel="Scale",
         ),
     ] = False,
     task: Annotated[
@@ -206,10 +291,32 @@ def score(
             help="Exit 1 when the mean score over decided rows is below this.", rich_help_panel="CI"
         ),
     ] = None,
+    min_coverage: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(
+            callback=_share,
+            help="Exit 1 when the share of decided rows (0-1) is below this.",
+            rich_help_panel="CI",
+        ),
+    ] = None,
     junit: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option(help="Write JUnit XML here: one testcase per row.", rich_help_panel="CI"),
+        typer.Option(help="Write JUnit XML here (see --junit-mode).", rich_help_panel="CI"),
     ] = None,
+    junit_mode: Annotated[
+        JUnitMode,
+        typer.Option(
+            help="summary: one testcase per gate; rows: one per row.", rich_help_panel="CI"
+        ),
+    ] = JUnitMode.summary,
+    csv_raw: Annotated[
+        bool,
+        typer.Option(
+            "--csv-raw",
+            help="CSV output: write text cells as they are (by default a cell starting with "
+            "= + - @ tab or CR gets a leading ' so spreadsheets do not run it).",
+        ),
+    ] = False,
 ) -> None:
     """Grade every row of IN; write each row plus score, method, labels, options, reason."""
     from .errors import VqagradeError
@@ -218,7 +325,7 @@ def score(
     from .reports.summary import Summary
 
     fields = _field_map(
-        question_field, gt_field, pred_field, id_field, option_a_field, option_b_field
+        question_field, gt_field, pred_field, id_field, option_a_field, option_b_field, fields_map
     )
     kind_list = _kinds(kinds)
     if engine is Engine.ray and kind_list is not None:
@@ -254,6 +361,11 @@ def score(
         from .judge.adapter import JudgeFallback
 
         fallback = JudgeFallback(judge)
+        try:  # one cheap call first: an unreachable endpoint fails now, not row by row
+            judge.preflight()
+        except VqagradeError as exc:
+            judge.close()
+            raise _fail(str(exc)) from None
     if task is Task.open:
         from .open_task import OpenGrader
 
@@ -271,31 +383,43 @@ def score(
             lexicon, fields=fields, judge=fallback, judge_all=judge_all, kinds=kind_list
         )
     n_workers = workers or _default_workers(input)
-    summary = Summary()
+    summary = Summary(by=group_by or ())
     pending: list[tuple[str, str, str]] = []
     junit_writer = None
     stack = contextlib.ExitStack()
     try:
+        from .io.atomic import check_outputs
+
+        check_outputs([input], [output, junit])
         if junit is not None:
             from .reports.junit import JUnitWriter
 
             junit_writer = JUnitWriter(
                 junit,
                 full_marks=5 if task is Task.open else 1,
-                id_field=id_field,
-                question_field=question_field,
-                gt_field=gt_field,
-                pred_field=pred_field,
+                id_field=fields.id,
+                question_field=fields.question,
+                gt_field=fields.gt,
+                pred_field=fields.pred,
+                group_by=group_by or (),
             )
+            stack.callback(junit_writer.abort)  # no report of a run that did not finish
         from .engines.arrow import writer_hint
         from .io.rows import count_rows, detect_format
         from .judge.queue import JudgeQueueStats
         from .progress import progress
+        from .schema import require_fields
 
-        rows = read_rows(input, in_format)
-        stack.callback(rows.close)  # the input is released even if the output cannot open
+        opened = read_rows(input, in_format)
+        stack.callback(opened.close)  # the input is released even if the output cannot open
+        rows = require_fields(opened, fields)  # wrong field names: exit 2 now, not error rows
         queue = JudgeQueueStats()
-        if task is Task.open or n_workers == 1 and fallback is None:
+        if offline and task is Task.close:
+            from .judge.queue import collect_pending, rule_items
+
+            # The rules' own choice of rows for the judge (not the ones they found open).
+            stream = collect_pending(rule_items(grader, rows, judge_all=judge_all), pending)
+        elif task is Task.open or n_workers == 1 and fallback is None:
             stream = grader.grade_rows(rows)
         else:
             from .engines.processes import grade_parallel
@@ -318,12 +442,14 @@ def score(
         gc.set_threshold(50_000, 20, 100)
         with (
             open_writer(
-                output,
-                out_format,
+                # A dry run prints its plan, not the rows; a file named with -o is written.
+                os.devnull if dry_run and output == "-" else output,
+                "jsonl" if dry_run and output == "-" else out_format,
                 # CSV/Parquet columns must not depend on which rows come first.
                 fieldnames_hint=writer_hint(
                     detect_format(input, in_format), judge=fallback is not None
                 ),
+                csv_raw=csv_raw,
             ) as writer,
             progress(
                 total,
@@ -331,7 +457,8 @@ def score(
                 judge_in_flight=(lambda: queue.in_flight) if fallback is not None else None,
             ) as bar,
         ):
-            if junit_writer is None and not offline and not bar.enabled:
+            rows_junit = junit_writer if junit_mode is JUnitMode.rows else None
+            if rows_junit is None and not offline and not bar.enabled and not group_by:
                 # The plain run: nothing else to do per row, so nothing else is looked up.
                 write, add = writer.write, summary.add
                 for out in stream:
@@ -342,15 +469,28 @@ def score(
                     writer.write(out)
                     summary.add(out)
                     bar.advance()
-                    if junit_writer is not None:
-                        junit_writer.add(out)
+                    if rows_junit is not None:
+                        rows_junit.add(out)
                     if (
                         offline
+                        and task is Task.open
                         and out.get("method") != "error"
                         and (judge_all or out.get("method") == "unresolved")
                     ):
                         pending.append(judge_triple(out, *_triple(out, fields)))
+        summary.finish()
+        from .reports.gates import run_gates
+
+        gates = run_gates(
+            summary,
+            fail_under=fail_under,
+            min_coverage=min_coverage,
+            strict=strict,
+            judge_stats=judge.stats if judge is not None and fallback is not None else None,
+        )
         if junit_writer is not None:
+            if junit_mode is JUnitMode.summary:
+                junit_writer.add_gates(gates, summary)
             junit_writer.close()
     except VqagradeError as exc:
         raise _fail(str(exc)) from None
@@ -358,37 +498,22 @@ def score(
         stack.close()
         if judge is not None:
             judge.close()
-    summary.finish()
     if not quiet:
         typer.echo(summary.render(), err=True)
         if judge is not None and not dry_run:
-            st = judge.stats
-            typer.echo(
-                f"judge: {st.calls} calls, {st.cache_hits} cache hits, {st.retries} retries, "
-                f"{st.prompt_tokens} prompt + {st.completion_tokens} completion tokens, "
-                f"errors {dict(st.errors) or 0}",
-                err=True,
-            )
+            typer.echo(judge.stats.render(), err=True)
     if judge_batch and judge is not None:
         _submit_batch(judge, pending)
     if dry_run and judge is not None:
         from .judge import JudgeRequest
 
         plan = judge.plan([JudgeRequest(question=q, gt=g, pred=p) for q, g, p in pending])
-        typer.echo(
-            f"dry run: {plan.rows} rows would go to the judge: {plan.cached} cached, "
-            f"{plan.to_send} to send, ~{plan.prompt_tokens} prompt tokens "
-            f"(+ up to {plan.max_completion_tokens} completion tokens each)",
-            err=True,
-        )
-    if strict and summary.methods.get("error", 0):
-        raise _fail(f"{summary.methods['error']} error rows (--strict)", 1)
-    if fail_under is not None:
-        from .reports.gates import fail_under_message
-
-        message = fail_under_message(summary, fail_under)
-        if message:
-            raise _fail(message, 1)
+        typer.echo(plan.priced(price_in, price_out).render(), err=True)
+    failed = [g for g in gates if not g.passed]
+    for gate in failed[:-1]:
+        typer.echo(f"vqagrade: {gate.message}", err=True)
+    if failed:
+        raise _fail(failed[-1].message, 1)
 
 
 def _kinds(kinds: str | None) -> list[str] | None:
@@ -594,6 +719,7 @@ def bench(
             typer.echo(f"{d.kind.upper()} {d.id}: {d.question!r} gt={d.gt!r} pred={d.pred!r}")
             typer.echo(f"    want gt={d.expect_gt} pred in {d.accept_pred}; got {d.got}")
     typer.echo(result.render())
+    typer.echo(result.render_scores())
 
 
 batch_app = typer.Typer(no_args_is_help=True, help="Follow OpenAI Batch API judge jobs.")
@@ -693,7 +819,7 @@ def audit(
     ] = None,
     fail_under_agreement: Annotated[
         Optional[float],  # noqa: UP045
-        typer.Option(min=0.0, max=1.0, help="Exit 1 when agreement (0-1) is below this."),
+        typer.Option(callback=_share, help="Exit 1 when agreement (0-1) is below this."),
     ] = None,
     format: Annotated[
         AuditFormat, typer.Option("--format", help="Print the statistics as text or JSON.")
@@ -720,6 +846,9 @@ def audit(
     try:
         result = audit_rows(read_rows(input, in_format), judge_field, grader)
         if output is not None:
+            from .io.atomic import check_outputs
+
+            check_outputs([input], [output])
             with open_writer(output, "jsonl" if output == "-" else None) as writer:
                 for row in result.disagreements:
                     writer.write(row)
@@ -762,6 +891,8 @@ def report(
     id_field: IdField = "id",
     option_a_field: OptionAField = "option_a",
     option_b_field: OptionBField = "option_b",
+    fields_map: FieldSpecs = None,
+    group_by: GroupBy = None,
     lexicon: Lexicons = None,
     in_format: InFormat = None,
 ) -> None:
@@ -784,10 +915,18 @@ def report(
             what = f"audit of {result.stats.rows} rows, {result.stats.disagreements} disagreements"
         else:
             assert input is not None
-            names = (id_field, question_field, gt_field, pred_field)
-            html, kind, n = report_from_file(input, in_format, title=title, fields=names)
+            f = _field_map(
+                question_field, gt_field, pred_field, id_field, option_a_field, option_b_field,
+                fields_map,
+            )  # fmt: skip
+            names = (f.id, f.question, f.gt, f.pred)
+            html, kind, n = report_from_file(
+                input, in_format, title=title, fields=names, by=group_by or ()
+            )
             what = f"{kind} report of {n} rows"
-        Path(output).write_text(html, encoding="utf-8")
+        from .io.atomic import write_text_atomic
+
+        write_text_atomic(output, html)
     except VqagradeError as exc:
         raise _fail(str(exc)) from None
     except OSError as exc:
@@ -797,6 +936,9 @@ def report(
 
 def main() -> None:
     """Entry point of the `vqagrade` script."""
+    from .io.atomic import install_signal_cleanup
+
+    install_signal_cleanup()  # SIGTERM: partial outputs removed, workers shut down
     try:
         app()
     except KeyboardInterrupt:  # pragma: no cover

@@ -115,11 +115,16 @@ def error_row(line: int | None, raw: str | None, reason: str) -> dict[str, Any]:
 
 
 def merge_judge(row: dict[str, Any], fields: Mapping[str, Any]) -> None:
-    """Merge the judge's fields into an output row (the rules' reason is kept after it)."""
+    """Merge the judge's fields into an output row, keeping the rules' reason: after the
+    judge's for a judged row, before the judge's fault for a failed call."""
     rules = row.get("reason")
     row.update(fields)
-    if rules and row.get("method") == Method.LLM.value:
+    if not rules:
+        return
+    if row.get("method") == Method.LLM.value:
         row["reason"] = f"{row['reason']}; rules: {rules}"
+    elif row.get("method") == Method.ERROR.value:
+        row["reason"] = f"{rules}; judge error: {fields.get('reason') or 'judge_internal'}"
 
 
 def field_problem(name: str, value: Any, *, allow_empty: bool = False) -> str | None:

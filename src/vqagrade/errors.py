@@ -4,11 +4,13 @@ Exception tree::
 
     VqagradeError
     ├── InputError          an input file cannot be opened or its format is unknown
+    │   └── SchemaError     a required field is in none of the first rows (also a KeyError;
+    │                       in vqagrade.schema)
     ├── OutputError         an output file cannot be written
     ├── LexiconError        a lexicon file is missing or malformed
     └── JudgeError          the judge is misconfigured (model, key, prompt)
 
-Per-row problems (a malformed line, a missing field) are never raised: they become
+Per-row problems (a malformed line, a field missing from some rows) are never raised: they become
 ``method="error"`` rows so that a run always returns one row per input row.
 """
 

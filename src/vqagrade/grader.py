@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .contract import MAX_TEXT_CHARS, FieldMap, Method, merge_judge, unreadable, unwrap
 from .kinds import QuestionKind, judge_question, parse_kinds
@@ -18,7 +18,11 @@ from .records import AnswerTrace, Grade, Mention
 from .rules.answer import Reading, Verdict, label_reading
 from .rules.memo import Outcome, Tables
 from .rules.options import NotTwoOption, Options
+from .schema import require_fields
 from .yes_no_trace import yes_no_traces
+
+if TYPE_CHECKING:
+    from .judge import Judge, JudgeConfig, JudgePlan
 
 __all__ = ["MAX_TEXT_CHARS", "FieldMap", "Grader", "JudgeLike", "Outcome", "grade", "grade_rows"]
 
@@ -58,7 +62,10 @@ class Grader:
     Args:
         lexicon: a loaded lexicon; default: the shipped lexicons plus `lexicons` files.
         lexicons: extra lexicon TOML files that extend the shipped ones.
-        judge: an LLM judge for the rows the rules cannot settle.
+        judge: an LLM judge for the rows the rules cannot settle: a model name
+            (``"gpt-4o-mini"``, with the default endpoint and ``OPENAI_API_KEY``), a
+            `vqagrade.JudgeConfig`, a `vqagrade.judge.Judge`, or anything with a
+            ``judge_rows`` method. A judge the grader built is closed by `close`.
         judge_all: send every row to the judge, not only the unsettled ones.
         fields: input field names.
         kinds: the question kinds to grade (`QuestionKind` values, e.g. ``["two_option"]``);
@@ -70,13 +77,14 @@ class Grader:
         lexicon: Lexicon | None = None,
         *,
         lexicons: Sequence[str | Path] = (),
-        judge: JudgeLike | None = None,
+        judge: JudgeLike | Judge | JudgeConfig | str | None = None,
         judge_all: bool = False,
         fields: FieldMap | None = None,
         kinds: Iterable[QuestionKind | str] | None = None,
     ) -> None:
         self.lex = lexicon or lexicon_for(lexicons)
-        self.judge = judge
+        self._owned: Judge | None = None
+        self.judge: JudgeLike | None = self._judge_like(judge)
         self.judge_all = judge_all
         self.fields = fields or FieldMap()
         names = self.fields
@@ -85,6 +93,88 @@ class Grader:
         )
         if kinds is not None:
             self._tables.only = parse_kinds(kinds)
+
+    def _judge_like(self, judge: Any) -> JudgeLike | None:
+        """The judge as the grader calls it (a `JudgeFallback` over a `Judge`)."""
+        if judge is None or hasattr(judge, "judge_rows"):
+            return judge  # type: ignore[no-any-return]
+        from .judge import Judge, JudgeConfig
+        from .judge.adapter import JudgeFallback
+
+        if isinstance(judge, str):
+            judge = JudgeConfig(model=judge)
+        if isinstance(judge, JudgeConfig):
+            judge = self._owned = Judge(judge)
+        if isinstance(judge, Judge):
+            return JudgeFallback(judge)
+        raise TypeError(
+            "judge must be a model name, a JudgeConfig, a Judge or have judge_rows(), "
+            f"not {type(judge).__name__}"
+        )
+
+    @property
+    def llm(self) -> Judge | None:
+        """The `vqagrade.judge.Judge` behind the grader's judge, if it has one."""
+        inner = getattr(self.judge, "judge", None)
+        from .judge import Judge
+
+        return inner if isinstance(inner, Judge) else None
+
+    def check_judge(self) -> None:
+        """Ask the judge's endpoint once (``GET /models``) before a run.
+
+        Raises:
+            JudgeError: the endpoint cannot be reached or refuses the key (one line).
+        """
+        if self.llm is not None:
+            self.llm.preflight()
+
+    def plan(
+        self,
+        rows: Iterable[Mapping[str, Any] | Any],
+        *,
+        price_in: float | None = None,
+        price_out: float | None = None,
+    ) -> JudgePlan:
+        """What judging `rows` would cost, calling nothing: the rows the rules leave (every
+        readable row with ``judge_all``), how many the cache answers, estimated prompt
+        tokens and, given prices in dollars per million tokens, the cost.
+
+        Args:
+            rows: input rows (mappings or `vqagrade.io.InputRow` records).
+            price_in: dollars per million prompt tokens.
+            price_out: dollars per million completion tokens.
+
+        Raises:
+            JudgeError: the grader has no `vqagrade.judge.Judge`.
+        """
+        from .errors import JudgeError
+        from .judge import JudgeRequest
+
+        judge = self.llm
+        if judge is None:
+            raise JudgeError("plan needs a judge: Grader(judge=JudgeConfig(model=...))")
+        requests = []
+        for row in require_fields(rows, self.fields):
+            data = unwrap(row)
+            if data is None:
+                continue
+            _, triple, unsettled = self.row_fields(data)
+            if triple is not None and (unsettled or self.judge_all):
+                requests.append(JudgeRequest(question=triple[0], gt=triple[1], pred=triple[2]))
+        return judge.plan(requests).priced(price_in, price_out)
+
+    def close(self) -> None:
+        """Close the judge the grader built from a model name or `JudgeConfig`."""
+        if self._owned is not None:
+            self._owned.close()
+            self._owned = None
+
+    def __enter__(self) -> Grader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- rules ------------------------------------------------------------------------
     def options(
@@ -176,7 +266,12 @@ class Grader:
 
         Accepts mappings or `vqagrade.io.InputRow` records (unreadable records become
         error rows). With a judge, unsettled rows are judged in batches of `batch`.
+
+        Raises:
+            SchemaError: (a `KeyError`) the question, gt or pred field is missing from every
+                one of the first rows: the field names are wrong, not the rows.
         """
+        rows = require_fields(rows, self.fields)
         if self.judge is None:
             yield from self._tables.rows(rows)
             return
@@ -213,12 +308,14 @@ class Grader:
 
 
 def _apply_judge(grade: Grade, judged: Mapping[str, Any]) -> Grade:
+    row: dict[str, Any] = {"reason": grade.reason}
+    merge_judge(row, judged)
     method = Method(judged.get("method", Method.ERROR.value))
     return grade.model_copy(
         update={
             "score": judged.get("score"),
             "method": method,
-            "reason": judged.get("reason", grade.reason),
+            "reason": row["reason"],
             "judge": dict(judged),
         }
     )
@@ -247,6 +344,26 @@ def grade(question: str, gt: str, pred: str, *, options: tuple[str, str] | None 
     return default_grader().grade(question, gt, pred, options=options)
 
 
-def grade_rows(rows: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Grade rows (mappings with question/gt/pred) with the shipped rules, in order."""
-    return default_grader().grade_rows(rows)
+def grade_rows(
+    rows: Iterable[Mapping[str, Any]], *, fields: FieldMap | None = None, **names: str
+) -> Iterator[dict[str, Any]]:
+    """Grade rows (mappings with question/gt/pred) with the shipped rules, in order.
+
+    Example: ``grade_rows(rows, gt="answer", pred="model_output")``.
+
+    Args:
+        rows: the input rows.
+        fields: input field names, when they are not question/gt/pred/option_a/option_b.
+        **names: the same by role, as keywords: ``question=``, ``gt=``, ``pred=``, ``id=``,
+            ``option_a=``, ``option_b=``.
+
+    Raises:
+        SchemaError: (a `KeyError`) a required field is missing from every one of the first
+            rows; the message names the fields seen and the near matches.
+    """
+    from .engines.arrow import grader_for
+    from .schema import field_map
+
+    mapped = field_map(fields, **names)
+    grader = default_grader() if mapped is None else grader_for(mapped)
+    return grader.grade_rows(rows)

@@ -64,6 +64,7 @@ _LIST_SECTIONS = {
         "both",
         "none",
         "hedge",
+        "choice_hedge",
         "conditional",
         "refusal",
         "junk",
@@ -115,6 +116,15 @@ _LIST_SECTIONS = {
         "other_language",
         "presence",
         "prepositions",
+        "self_corrections",
+        "definitions",
+        "modals",
+        "hedges",
+        "organs",
+        "bare_denials",
+        "report_presence",
+        "generic_abnormal",
+        "denial_intensifiers",
     ),
 }
 
@@ -275,6 +285,7 @@ class Lexicon:
         self.both = phrases("cues.both")
         self.none = phrases("cues.none")
         self.hedge = phrases("cues.hedge")
+        self.choice_hedge = phrases("cues.choice_hedge")
         self.conditional = phrases("cues.conditional")
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")

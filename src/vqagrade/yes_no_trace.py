@@ -24,6 +24,6 @@ def yes_no_traces(
 ) -> tuple[AnswerTrace, AnswerTrace]:
     """The traces of the gt and the pred of a row graded as a yes/no question."""
     prop = read_question(question, tables.lex)
-    g = label_yes_no(tables.read(gt), prop, tables.lex, gt=True)
-    p = label_yes_no(tables.read(pred), prop, tables.lex)
+    g = label_yes_no(tables.read(gt), prop, tables.lex, gt=True, text=gt)
+    p = label_yes_no(tables.read(pred), prop, tables.lex, text=pred)
     return _trace(g), _trace(p)

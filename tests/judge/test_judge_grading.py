@@ -35,14 +35,16 @@ ROWS = [
 SECRET = "sk-test-DO-NOT-LEAK-4242"
 
 
-def _run(tmp_path: Path, server: OpenAIServer, *extra: str) -> tuple[list[dict[str, object]], str]:
+def _run(
+    tmp_path: Path, server: OpenAIServer, *extra: str, code: int = 0
+) -> tuple[list[dict[str, object]], str]:
     src = tmp_path / "in.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
     out = tmp_path / "out.jsonl"
     args = ["score", str(src), "-o", str(out), "--judge-model", "m", "--judge-base-url"]
     args += [server.base_url, "--cache", str(tmp_path / "c.sqlite3"), *extra]
     res = CliRunner().invoke(app, args, env={"OPENAI_API_KEY": SECRET})
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == code, res.output
     return [json.loads(line) for line in out.read_text().splitlines()], res.output
 
 
@@ -73,10 +75,11 @@ def test_second_run_is_served_from_the_cache(tmp_path: Path, judge_server: OpenA
 
 def test_unparseable_reply_becomes_an_error_row(tmp_path: Path) -> None:
     with OpenAIServer(default=lambda rec: Reply(content="I think it is fine")) as s:
-        rows, _ = _run(tmp_path, s, "--judge-max-retries", "1")
+        # Every judge call failed: the run fails too (exit 1), the rows say why.
+        rows, _ = _run(tmp_path, s, "--judge-max-retries", "1", code=1)
     judged = [r for r in rows if r["id"] in ("r2", "r3")]
     assert all(r["method"] == "error" and r["score"] is None for r in judged)
-    assert all(r["reason"] == "judge_unparseable" for r in judged)
+    assert all(str(r["reason"]).endswith("; judge error: judge_unparseable") for r in judged)
     assert all(r["judge_raw"] == "I think it is fine" for r in judged)
 
 

@@ -109,13 +109,28 @@ def grader_for(fields: FieldMap | None = None, lexicons: Sequence[str | Path] = 
 
 
 def _resolve(
-    grader: Grader | None, fields: FieldMap | None, lexicons: Sequence[str | Path]
+    grader: Grader | None,
+    fields: FieldMap | None,
+    lexicons: Sequence[str | Path],
+    names: Mapping[str, str] | None = None,
 ) -> Grader:
+    from ..schema import field_map
+
+    unknown = set(names or ()) - {"question", "gt", "pred", "id", "option_a", "option_b"}
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s): {', '.join(sorted(unknown))}")
+    fields = field_map(fields, **(names or {}))
     if grader is not None:
         if fields is not None or lexicons:
             raise ValueError("give either a grader or fields/lexicons, not both")
         return grader
     return grader_for(fields, lexicons)
+
+
+def _check_columns(columns: Iterable[str], grader: Grader, what: str) -> None:
+    from ..schema import require_columns
+
+    require_columns(columns, grader.fields, what)
 
 
 def _grade_columns(
@@ -140,6 +155,7 @@ def grade_batch(
     grader: Grader | None = None,
     fields: FieldMap | None = None,
     lexicons: Sequence[str | Path] = (),
+    **names: str,
 ) -> pa.RecordBatch:
     """Grade one record batch; returns it with the contract's columns (see the module doc).
 
@@ -149,11 +165,13 @@ def grade_batch(
             per-process rule grader for ``fields`` and ``lexicons``.
         fields: input column names, when they are not question/gt/pred/option_a/option_b.
         lexicons: extra lexicon TOML files.
+        **names: input column names by role (``gt="answer"``), instead of ``fields``.
     """
     import pyarrow as pa
 
-    g = _resolve(grader, fields, lexicons)
+    g = _resolve(grader, fields, lexicons, names)
     schema = batch.schema
+    _check_columns(schema.names, g, "record batch")
     columns = {
         name: batch.column(name).to_pylist()
         for name in _read_fields(g)
@@ -179,12 +197,13 @@ def grade_batches(
     grader: Grader | None = None,
     fields: FieldMap | None = None,
     lexicons: Sequence[str | Path] = (),
+    **names: str,
 ) -> Iterator[pa.RecordBatch]:
     """Grade a stream of record batches (the shape Spark's ``mapInArrow`` wants).
 
     Args: as :func:`grade_batch`.
     """
-    g = _resolve(grader, fields, lexicons)
+    g = _resolve(grader, fields, lexicons, names)
     for batch in batches:
         yield grade_batch(batch, grader=g)
 
@@ -195,6 +214,7 @@ def grade_table(
     grader: Grader | None = None,
     fields: FieldMap | None = None,
     lexicons: Sequence[str | Path] = (),
+    **names: str,
 ) -> pa.Table:
     """Grade every row of an Arrow table; returns the table with the contract's columns.
 
@@ -213,10 +233,17 @@ def grade_table(
             per-process rule grader for ``fields`` and ``lexicons``.
         fields: input column names, when they are not question/gt/pred/option_a/option_b.
         lexicons: extra lexicon TOML files.
+        **names: input column names by role, instead of ``fields``: ``question=``, ``gt=``,
+            ``pred=``, ``id=``, ``option_a=``, ``option_b=`` (``gt="answer"``).
+
+    Raises:
+        SchemaError: (a `KeyError`) the question, gt or pred column is missing; the message
+            names the columns seen and the near matches.
     """
     import pyarrow as pa
 
-    g = _resolve(grader, fields, lexicons)
+    g = _resolve(grader, fields, lexicons, names)
+    _check_columns(table.schema.names, g, "table")
     schema = output_schema(table.schema, judge=g.judge is not None)
     batches = [grade_batch(b, grader=g) for b in table.to_batches()]
     return pa.Table.from_batches(batches, schema=schema)
@@ -228,6 +255,7 @@ def grade_frame(
     grader: Grader | None = None,
     fields: FieldMap | None = None,
     lexicons: Sequence[str | Path] = (),
+    **names: str,
 ) -> pd.DataFrame:
     """Grade every row of a pandas DataFrame; returns a copy with the contract's columns.
 
@@ -235,11 +263,17 @@ def grade_frame(
     ``judge_cached`` boolean; the text columns string (pd.NA when null). Missing values
     (None, NaN, pd.NA) in the question/gt/pred columns count as missing fields.
 
+    Example: ``grade_frame(df, gt="answer", pred="model_output")``.
+
     Args: as :func:`grade_table`, with ``frame`` a pandas DataFrame (any index).
+
+    Raises:
+        SchemaError: (a `KeyError`) the question, gt or pred column is missing.
     """
     import pandas as pd
 
-    g = _resolve(grader, fields, lexicons)
+    g = _resolve(grader, fields, lexicons, names)
+    _check_columns(frame.columns, g, "DataFrame")
     columns = {name: _values(frame[name]) for name in _read_fields(g) if name in frame.columns}
     graded = _grade_columns(columns, len(frame), g)
     out = frame.copy()

@@ -14,12 +14,16 @@ the background while the workers go on.
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
+import signal
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -227,6 +231,8 @@ class _Router:
 def _init_worker(lexicons: list[str], fields: dict[str, str], kinds: list[str] | None) -> None:
     global _worker_grader
     from ..grader import Grader
+
+    _follow_parent()
     from ..records import FieldMap
 
     _worker_grader = Grader(lexicons=lexicons, fields=FieldMap(**fields), kinds=kinds)
@@ -247,6 +253,27 @@ def _grade_chunk(
         fields, triple, unsettled = grader.row_fields(dict(zip(names, values, strict=True)))
         out.append((fields, triple is not None and (unsettled or judge_all)))
     return out
+
+
+def _follow_parent() -> None:
+    """In a worker: die with the parent, stay quiet on Ctrl-C.
+
+    Ctrl-C reaches every process of the terminal's group: the parent stops the run and
+    shuts the pool down, so a worker ignores SIGINT (no traceback per worker). A parent that
+    dies without shutting the pool down (SIGKILL, a crash) would leave the worker blocked
+    forever with PPID 1: a watcher thread waits on the parent's sentinel and exits with it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        wait([sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="vqagrade-parent-watch", daemon=True).start()
 
 
 class _Chunk:

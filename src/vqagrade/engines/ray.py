@@ -17,8 +17,12 @@ Watch-outs handled:
 * ``ray.init()`` with no address attaches to whatever cluster a previous session left
   running; a local run therefore starts its own (``address="local"``) unless an address is
   given. A Ray already initialised in this process (a notebook) is used as it is.
-* A non-empty output folder is refused unless ``overwrite``, which removes the ``*.parquet``
-  files in it first (and never anything else).
+* The parts are written into a new folder beside the output (``.OUT.XXXX.part``, with a
+  ``.vqagrade-ray`` marker) and swapped in when every piece is done; a failed or interrupted
+  run removes it and leaves the output as it was. A non-empty output folder is refused
+  unless ``overwrite``, and even then only a folder an earlier run wrote (the marker and
+  ``part-NNNNNN.parquet`` files, nothing else) is replaced: nothing vqagrade did not write
+  is ever deleted. An input inside the output folder is refused.
 * Workers find the shipped lexicons in the installed package (``importlib.resources``); user
   lexicon files are read here and shipped with the tasks, so they need not exist on the
   workers. On a cluster where vqagrade is not installed, pass a ``runtime_env`` (e.g.
@@ -28,10 +32,14 @@ Watch-outs handled:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
+import json
 import logging
 import os
+import re
+import shutil
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -82,12 +90,24 @@ class Piece:
     """lines before ``start`` (JSON lines), so line numbers match the whole file's"""
 
 
+MARKER = ".vqagrade-ray"
+"""The file a Ray run leaves in its output folder: the mark of a folder vqagrade wrote."""
+_PART = re.compile(r"part-\d{6,}\.parquet")
+
+
+def _ours(entry: Path) -> bool:
+    return entry.is_file() and (entry.name == MARKER or _PART.fullmatch(entry.name) is not None)
+
+
 def check_output_dir(output: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
     """Make sure ``output`` can take a fresh Parquet dataset; returns it as a Path.
 
+    Nothing is deleted here: a run writes a sibling folder and swaps it in at the end.
+
     Raises:
-        OutputError: it is a file, or a non-empty folder (without ``overwrite``), or it holds
-            more than Parquet files (never deleted, even with ``overwrite``).
+        OutputError: it is a file, or a non-empty folder (without ``overwrite``), or (with
+            ``overwrite``) a folder holding anything but an earlier run's own files (its
+            ``part-NNNNNN.parquet`` files and the ``.vqagrade-ray`` marker).
     """
     path = Path(output)
     if path.exists() and not path.is_dir():
@@ -102,16 +122,64 @@ def check_output_dir(output: str | os.PathLike[str], *, overwrite: bool = False)
             f"the output folder {str(path)!r} is not empty: "
             "choose another folder or pass --overwrite"
         )
-    others = [e.name for e in entries if not (e.is_file() and e.suffix == ".parquet")]
-    if others:
-        shown = ", ".join(sorted(others)[:3])
+    others = [e.name for e in entries if not _ours(e)]
+    if others or not (path / MARKER).is_file():
+        shown = ", ".join(sorted(others)[:3]) or f"no {MARKER} marker"
         raise OutputError(
-            f"the output folder {str(path)!r} holds more than Parquet files ({shown}); "
+            f"the output folder {str(path)!r} holds files vqagrade did not write ({shown}); "
             "not overwriting it: clear it yourself or choose another folder"
         )
-    for e in entries:
-        e.unlink()
     return path
+
+
+def _check_paths(input: str, out: Path) -> None:
+    """Refuse an input inside the output folder, or an output inside a folder input."""
+    from ..io.atomic import check_outputs
+
+    if input == "-":
+        return
+    real_in, real_out = os.path.realpath(input), os.path.realpath(out)
+    if os.path.commonpath([real_in, real_out]) == real_out:
+        raise OutputError(
+            f"the input {input!r} is inside the output folder {str(out)!r}: write to another folder"
+        )
+    check_outputs([input], [out])
+
+
+def _swap_in(staged: Path, out: Path) -> None:
+    """Put the staged folder at ``out``; an earlier run's folder there is removed after."""
+    if out.is_dir() and not any(out.iterdir()):
+        out.rmdir()
+    if not out.exists():
+        os.rename(staged, out)
+        return
+    check_output_dir(out, overwrite=True)  # still only an earlier run's files
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    old.rmdir()
+    os.rename(out, old)
+    os.rename(staged, out)
+    for entry in old.iterdir():
+        if _ours(entry):
+            entry.unlink()
+    with contextlib.suppress(OSError):
+        old.rmdir()
+
+
+def _stage(out: Path) -> Path:
+    """A new folder beside ``out`` that the run writes into, with the marker."""
+    parent = out.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    staged = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".part", dir=parent))
+    (staged / MARKER).write_text(
+        json.dumps({"writer": "vqagrade --engine ray", "files": "part-NNNNNN.parquet"}) + "\n",
+        "utf-8",
+    )
+    return staged
+
+
+def _remove_staged(staged: Path) -> None:
+    """Remove the staged folder (made by this run, holding only what it wrote)."""
+    shutil.rmtree(staged, ignore_errors=True)
 
 
 def plan_pieces(
@@ -231,17 +299,37 @@ def run_ray(
         import ray.data
     except ImportError:
         raise VqagradeError("--engine ray needs Ray: pip install 'vqagrade[ray]'") from None
+    _check_paths(os.fspath(input), Path(output))
     pieces = plan_pieces(input, in_format, piece_rows=piece_rows)
     out = check_output_dir(output, overwrite=overwrite)
-    out.mkdir(parents=True, exist_ok=True)
+    staged = _stage(out)
     config = {
-        "out": str(out.resolve()),
+        "out": str(staged.resolve()),
         "fields": (fields or FieldMap()).model_dump(),
         "lexicons": [(Path(p).name, Path(p).read_text("utf-8")) for p in lexicons],
         "batch_rows": batch_rows,
     }
 
     started = time.perf_counter()
+    try:
+        done = _run(ray, pieces, config, address, num_cpus, runtime_env, progress)
+        _swap_in(staged, out)
+    except BaseException:
+        _remove_staged(staged)
+        raise
+    rows = sum(int(d["rows"]) for d in done)
+    return RayRun(str(out), rows, len(done), time.perf_counter() - started)
+
+
+def _run(
+    ray: Any,
+    pieces: list[Piece],
+    config: dict[str, Any],
+    address: str | None,
+    num_cpus: int | None,
+    runtime_env: Mapping[str, Any] | None,
+    progress: bool,
+) -> list[dict[str, Any]]:
     owned = not ray.is_initialized()
     if owned:
         init: dict[str, Any] = {
@@ -267,8 +355,7 @@ def run_ray(
     finally:
         if owned:
             ray.shutdown()
-    rows = sum(int(d["rows"]) for d in done)
-    return RayRun(str(out), rows, len(done), time.perf_counter() - started)
+    return list(done)
 
 
 def _item(p: Piece) -> dict[str, Any]:

@@ -23,10 +23,12 @@ import sys
 from collections.abc import Generator, Sequence
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from typing import TYPE_CHECKING, Any
 
 from ..contract import CONTRACT_COLUMNS, ERROR_COLUMNS, JUDGE_COLUMNS, InputRow
 from ..errors import InputError, OutputError
+from .atomic import AtomicFile
+from .jsontext import depth_over, json_text
 from .rows import ClosingWriter
 
 if TYPE_CHECKING:
@@ -82,6 +84,10 @@ def parquet_files(path: str | os.PathLike[str]) -> list[str]:
     name = os.fspath(path)
     if name == "-":
         raise InputError("Parquet cannot be read from stdin (it needs a seekable file)")
+    from .remote import is_remote
+
+    if is_remote(name):
+        return [name]
     if os.path.isdir(name):
         files = sorted(
             str(p) for p in Path(name).iterdir() if p.suffix.lower() == ".parquet" and p.is_file()
@@ -99,10 +105,13 @@ def open_parquet(name: str) -> Any:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from .remote import is_remote, open_remote
+
+    source: Any = open_remote(name) if is_remote(name) else name
     try:
         # Stream pages through a 1 MiB buffer: pre-buffering reads whole column chunks, which
         # for a file written as one big row group is most of the file.
-        return pq.ParquetFile(name, pre_buffer=False, buffer_size=1 << 20)
+        return pq.ParquetFile(source, pre_buffer=False, buffer_size=1 << 20)
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"cannot read {name!r} as Parquet: {exc}") from None
 
@@ -193,12 +202,9 @@ class ParquetRowWriter(ClosingWriter):
         self._schema: pa.Schema | None = None
         self._writer: Any = None
         self._closed = False
-        self._sink: BinaryIO | None = None
-        if self._name != "-":
-            try:  # fail now on an unwritable path, not after the first rows
-                self._sink = cast(BinaryIO, open(self._name, "wb"))
-            except OSError as exc:
-                raise OutputError(f"cannot write {self._name!r}: {exc.strerror or exc}") from None
+        self._target: AtomicFile | None = None
+        if self._name != "-":  # fail now on an unwritable path, not after the first rows
+            self._target = AtomicFile(self._name)
 
     def write(self, row: dict[str, Any]) -> None:
         """Buffer one row; batches and row groups are written as they fill."""
@@ -209,7 +215,7 @@ class ParquetRowWriter(ClosingWriter):
                 self._write_group()
 
     def close(self) -> None:
-        """Write what is buffered and the footer; idempotent."""
+        """Write what is buffered and the footer, then publish the file; idempotent."""
         if self._closed:
             return
         self._closed = True
@@ -220,12 +226,27 @@ class ParquetRowWriter(ClosingWriter):
             if self._writer is not None:
                 self._writer.close()
         except (OSError, self._pa.ArrowException) as exc:
+            self._discard()
             raise OutputError(f"cannot write {self._name!r}: {exc}") from None
-        finally:
-            if self._sink is not None:
-                self._sink.close()
-            else:
-                sys.stdout.buffer.flush()
+        except BaseException:
+            self._discard()
+            raise
+        if self._target is not None:
+            self._target.commit()
+        else:
+            sys.stdout.buffer.flush()
+
+    def abort(self) -> None:
+        """Stop writing: the file is removed and the target left as it was."""
+        if self._closed:
+            return
+        self._closed = True
+        self._discard()
+
+    def _discard(self) -> None:
+        self._rows, self._batches = [], []
+        if self._target is not None:
+            self._target.discard()  # the half-written file goes; the writer is left unclosed
 
     def _convert(self) -> None:
         """Turn the buffered rows into a record batch (the first one fixes the schema)."""
@@ -235,7 +256,7 @@ class ParquetRowWriter(ClosingWriter):
         rows, self._rows = self._rows, []
         if self._schema is None:
             self._schema = _first_schema(rows, self._hint)
-            sink = self._sink if self._sink is not None else sys.stdout.buffer
+            sink = self._target.file if self._target is not None else sys.stdout.buffer
             try:
                 self._writer = pq.ParquetWriter(pa.PythonFile(sink, mode="w"), self._schema)
             except (OSError, pa.ArrowException) as exc:
@@ -245,13 +266,34 @@ class ParquetRowWriter(ClosingWriter):
         try:  # one C++ pass over the dicts, no Python objects made: the fast path
             struct = pa.array(rows, type=pa.struct(list(self._schema)))
             batch = pa.RecordBatch.from_struct_array(struct)
-        except (pa.ArrowException, OverflowError, TypeError):  # a value needs fixing up
-            fields = list(self._schema)
-            values = _columns(rows, [f.name for f in fields])
-            arrays = [_column(list(v), f) for v, f in zip(values, fields, strict=True)]
-            batch = pa.RecordBatch.from_arrays(arrays, schema=self._schema)
+        except (pa.ArrowException, OverflowError, TypeError, RecursionError):  # needs fixing up
+            batch = self._fixed_batch(rows)
         self._batches.append(batch)
         self._buffered += len(rows)
+
+    def _fixed_batch(self, rows: list[dict[str, Any]]) -> pa.RecordBatch:
+        """The slow path: each column converted on its own; text columns take any value as
+        JSON text; a value that fits no typed column makes its row an error row."""
+        pa = self._pa
+        assert self._schema is not None
+        fields = list(self._schema)
+        names = [f.name for f in fields]
+        misfits: dict[int, list[Any]] = {}  # row -> its misfit fields
+        arrays = []
+        for values, f in zip(_columns(rows, names), fields, strict=True):
+            array, bad = _column(list(values), f)
+            arrays.append(array)
+            for i in bad:
+                misfits.setdefault(i, []).append(f)
+        if misfits:
+            rows = [
+                _misfit(r, misfits[i], names) if i in misfits else r for i, r in enumerate(rows)
+            ]
+            arrays = [
+                _column(list(values), f)[0]
+                for values, f in zip(_columns(rows, names), fields, strict=True)
+            ]
+        return pa.RecordBatch.from_arrays(arrays, schema=self._schema)
 
     def _write_group(self) -> None:
         if not self._batches:
@@ -295,33 +337,65 @@ def _first_schema(rows: list[dict[str, Any]], hint: list[str]) -> pa.Schema:
     return pa.schema(fields)
 
 
+# Parquet readers (pyarrow included) fail on columns nested a few dozen levels deep, though
+# the writer accepts them: a column nested deeper than this is stored as JSON text.
+MAX_NESTING = 16
+
+
 def _infer(values: list[Any]) -> pa.DataType:
     import pyarrow as pa
 
+    if any(isinstance(v, (dict, list)) and depth_over(v, MAX_NESTING) for v in values):
+        return pa.string()
     try:
         typ = pa.array(values).type
-    except (pa.ArrowException, OverflowError, TypeError):
+    except (pa.ArrowException, OverflowError, TypeError, RecursionError):
         return pa.string()  # mixed types: stored as text
     return pa.string() if pa.types.is_null(typ) else typ
 
 
-def _column(values: list[Any], field: pa.Field) -> pa.Array:
+def _column(values: list[Any], field: pa.Field) -> tuple[pa.Array, list[int]]:
+    """The column as an Arrow array, and the positions of values that fit no such column
+    (written as null; the caller makes their rows error rows)."""
     import pyarrow as pa
 
     try:
-        return pa.array(values, type=field.type)
-    except (pa.ArrowException, OverflowError, TypeError):
+        return pa.array(values, type=field.type), []
+    except (pa.ArrowException, OverflowError, TypeError, RecursionError):
         pass
     if pa.types.is_string(field.type):
-        return pa.array([_text(v) for v in values], type=pa.string())
-    try:  # e.g. ints in a float column
-        return pa.array(values).cast(field.type)
-    except (pa.ArrowException, OverflowError, TypeError):
-        kinds = sorted({type(v).__name__ for v in values if v is not None})
-        raise OutputError(
-            f"column {field.name!r} holds {', '.join(kinds)} values that do not fit its "
-            f"Parquet type {field.type}, fixed by the first rows; write JSON lines instead"
-        ) from None
+        return pa.array([_text(v) for v in values], type=pa.string()), []
+    fitted: list[Any] = []
+    bad: list[int] = []
+    for i, v in enumerate(values):  # e.g. ints in a float column fit; a text in an int one not
+        try:
+            pa.array([v], type=field.type)
+        except (pa.ArrowException, OverflowError, TypeError, RecursionError):
+            bad.append(i)
+            v = None
+        fitted.append(v)
+    try:
+        return pa.array(fitted, type=field.type), bad
+    except (pa.ArrowException, OverflowError, TypeError, RecursionError):
+        return pa.nulls(len(values), type=field.type), list(range(len(values)))
+
+
+def _misfit(row: dict[str, Any], columns: list[pa.Field], names: list[str]) -> dict[str, Any]:
+    """A row whose values do not fit the columns fixed by the first rows: an error row that
+    keeps them as JSON text in ``raw`` (when the output has that column)."""
+    out = dict(row)
+    bad = [f.name for f in columns]
+    shown = ", ".join(f"{f.name!r} ({f.type})" for f in columns)
+    if "raw" in names and out.get("raw") is None:
+        out["raw"] = json_text({k: row.get(k) for k in bad})
+    for k in bad:
+        out[k] = None
+    out.update(score=None, method="error", gt_label=None, pred_label=None, options=None)
+    out["reason"] = (
+        f"column {shown} cannot hold this row's value (the Parquet column types "
+        "are fixed by the first rows); write JSON lines to keep it"
+    )
+    return out
 
 
 def _text(value: Any) -> str | None:
@@ -329,5 +403,5 @@ def _text(value: Any) -> str | None:
         return value
     try:
         return json.dumps(value, ensure_ascii=False, default=str)
-    except ValueError:
-        return str(value)
+    except (ValueError, TypeError, RecursionError):
+        return json_text(value)

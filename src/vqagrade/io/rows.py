@@ -10,11 +10,11 @@ JSON document where JSON lines were expected) raise :class:`InputError`. Writers
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gzip
 import io
 import json
-import math
 import os
 import re
 import sys
@@ -27,6 +27,8 @@ import orjson
 
 from ..contract import InputRow
 from ..errors import InputError, OutputError
+from .atomic import AtomicFile
+from .jsontext import depth_over, json_text
 
 __all__ = [
     "FORMATS",
@@ -74,6 +76,8 @@ class RowWriter(Protocol):
 
     def close(self) -> None: ...
 
+    def abort(self) -> None: ...
+
     def __enter__(self) -> RowWriter: ...
 
     def __exit__(
@@ -118,7 +122,8 @@ def detect_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
         return "parquet"
     raise InputError(
         f"cannot tell the format of {name!r} from its extension: use .jsonl, .ndjson, .json "
-        "or .csv (optionally .gz), or .parquet, or give the format explicitly"
+        "or .csv (optionally .gz), or .parquet, or give the format with --in-format "
+        "(--out-format for an output)"
     )
 
 
@@ -169,6 +174,8 @@ def open_writer(
     path: str | os.PathLike[str],
     fmt: str | None = None,
     fieldnames_hint: Sequence[str] | None = None,
+    *,
+    csv_raw: bool = False,
 ) -> RowWriter:
     """Open a row writer for a JSON lines or CSV file (``.gz`` compresses), or Parquet.
 
@@ -184,6 +191,13 @@ def open_writer(
         fmt: ``"jsonl"``, ``"csv"`` or ``"parquet"``; default from the extension.
         fieldnames_hint: CSV/Parquet columns to include even if the first row (batch) lacks
             them (and the header/schema to write when no row arrives at all).
+        csv_raw: write CSV cells as they are; by default a text cell starting with ``=``,
+            ``+``, ``-``, ``@``, tab or CR gets a leading ``'`` so that a spreadsheet shows it
+            as text instead of running it as a formula (OWASP's CSV injection advice).
+
+    A file is written to a temporary file next to it and renamed over ``path`` by
+    ``close()`` (see :mod:`vqagrade.io.atomic`); ``abort()``, or leaving the ``with`` block on
+    an exception, removes it and leaves ``path`` untouched. stdout is streamed.
 
     Raises:
         OutputError: the path cannot be created or written, or its format is unknown.
@@ -197,15 +211,19 @@ def open_writer(
         from .parquet import ParquetRowWriter
 
         return cast(RowWriter, ParquetRowWriter(name, fieldnames_hint))
-    stream, owned = _open_output(name)
+    stream, target = _open_output(name)
     if kind == "jsonl":
-        return _JsonlWriter(stream, owned, name)
-    return _CsvWriter(stream, owned, name, fieldnames_hint)
+        return _JsonlWriter(stream, target, name)
+    return _CsvWriter(stream, target, name, fieldnames_hint, raw=csv_raw)
 
 
 def _open_input(name: str) -> IO[bytes]:
     if name == "-":
         return sys.stdin.buffer
+    from .remote import is_remote, open_remote
+
+    if is_remote(name):
+        return open_remote(name)
     try:
         if name.lower().endswith(".gz"):
             return io.BufferedReader(cast(io.RawIOBase, gzip.open(name, "rb")), _BUFFER)
@@ -214,14 +232,25 @@ def _open_input(name: str) -> IO[bytes]:
         raise InputError(f"cannot read {name!r}: {exc.strerror or exc}") from None
 
 
-def _open_output(name: str) -> tuple[IO[bytes], bool]:
+def _open_output(name: str) -> tuple[IO[bytes], AtomicFile | None]:
+    """The byte stream to write and, for a regular file, the atomic file behind it.
+
+    stdout, devices and pipes are written directly (streamed: a reader sees rows as they come).
+    """
     if name == "-":
-        return sys.stdout.buffer, False
+        return sys.stdout.buffer, None
     try:
+        if os.path.exists(name) and not os.path.isfile(name):
+            if os.path.isdir(name):
+                raise OutputError(f"cannot write {name!r}: it is a folder")
+            return open(name, "wb", buffering=_BUFFER), None
+        target = AtomicFile(name)
         if name.lower().endswith(".gz"):
-            gz = gzip.open(name, "wb", compresslevel=6)
-            return io.BufferedWriter(cast(io.RawIOBase, gz), _BUFFER), True
-        return open(name, "wb", buffering=_BUFFER), True
+            gz = gzip.GzipFile(
+                os.path.basename(name)[: -len(".gz")], "wb", compresslevel=6, fileobj=target.file
+            )
+            return io.BufferedWriter(cast(io.RawIOBase, gz), _BUFFER), target
+        return target.file, target
     except OSError as exc:
         raise OutputError(f"cannot write {name!r}: {exc.strerror or exc}") from None
 
@@ -382,6 +411,14 @@ def _csv_header(reader: Iterator[list[str]]) -> list[str] | None:
             continue
         if _SURROGATE.search("".join(header)):
             raise InputError("the CSV header is not valid UTF-8")
+        if len(header) == 1:
+            for sep, name in ((";", "';'"), ("\t", "tab"), ("|", "'|'")):
+                if sep in header[0]:
+                    raise InputError(
+                        f"the CSV header is one column, {_clip(header[0])!r}: the file looks "
+                        f"{name}-delimited, and vqagrade reads comma-separated CSV; convert it "
+                        "(e.g. with Python's csv module or csvformat -d)"
+                    )
         seen = set()
         for column in header:
             if column in seen:
@@ -389,6 +426,10 @@ def _csv_header(reader: Iterator[list[str]]) -> list[str] | None:
             seen.add(column)
         return header
     return None
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _csv_line(fields: list[str]) -> str:
@@ -400,9 +441,13 @@ def _csv_line(fields: list[str]) -> str:
 
 
 class ClosingWriter:
-    """A row writer usable as a context manager: leaving the block closes it."""
+    """A row writer usable as a context manager: leaving the block closes it (publishing the
+    output), or aborts it (removing the output) when the block raised."""
 
     def close(self) -> None:
+        raise NotImplementedError
+
+    def abort(self) -> None:
         raise NotImplementedError
 
     def __enter__(self) -> RowWriter:
@@ -414,15 +459,22 @@ class ClosingWriter:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
 
 
 class _Writer(ClosingWriter):
     """Shared plumbing: OSError becomes OutputError, close is idempotent."""
 
-    def __init__(self, stream: IO[bytes], owned: bool, name: str) -> None:
+    def __init__(self, stream: IO[bytes], target: AtomicFile | None, name: str) -> None:
         self._stream = stream
-        self._owned = owned
+        self._target = target
+        # The atomic file itself is flushed, synced and closed by its commit.
+        self._owned = stream is not sys.stdout.buffer and (
+            target is None or stream is not target.file
+        )
         self._name = name
         self._closed = False
 
@@ -439,48 +491,78 @@ class _Writer(ClosingWriter):
         try:
             self._finish()
             if self._owned:
-                self._stream.close()
+                self._stream.close()  # a gzip layer leaves the atomic file open
             else:
                 self._stream.flush()
         except OSError as exc:
+            self._discard()
             raise self._fail(exc) from None
+        except BaseException:
+            self._discard()
+            raise
+        if self._target is not None:
+            self._target.commit()
+
+    def abort(self) -> None:
+        """Stop writing: a file output is removed, the target left as it was."""
+        if self._closed:
+            return
+        self._closed = True
+        self._discard()
+
+    def _discard(self) -> None:
+        if self._target is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._stream.close()
+            self._target.discard()
+        else:
+            with contextlib.suppress(OSError, ValueError):
+                self._stream.flush()
 
 
 class _JsonlWriter(_Writer):
     def write(self, row: dict[str, Any]) -> None:
         try:
             data = orjson.dumps(row, default=str, option=_DUMPS_OPTION)
-        except TypeError:  # non-str keys, lone surrogates, ints beyond 64 bits
-            data = (json.dumps(_plain(row), ensure_ascii=True) + "\n").encode("ascii")
+        except TypeError:  # non-str keys, lone surrogates, ints beyond 64 bits, deep nesting
+            data = (_safe_json(row) + "\n").encode("ascii")
         try:
             self._stream.write(data)
         except OSError as exc:
             raise self._fail(exc) from None
 
 
-def _plain(value: Any) -> Any:
-    """A copy stdlib json can always encode as valid JSON (the rare slow path)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if value is None or isinstance(value, (str, int)):
-        return value
-    return str(value)
+# Deeper than this, a field is written as its JSON text (a string): orjson writes at most 254
+# levels, and a reader of the output (orjson, Python's json) must be able to read it back.
+MAX_JSON_DEPTH = 200
+
+
+def _safe_json(row: dict[str, Any]) -> str:
+    """The row as JSON text whatever it holds (the rare slow path): a field nested deeper than
+    ``MAX_JSON_DEPTH`` becomes a string holding its JSON text."""
+    safe = {k: json_text(v) if depth_over(v, MAX_JSON_DEPTH) else v for k, v in row.items()}
+    return json_text(safe)
 
 
 _CSV_HOLD_ROWS = 10_000
+# OWASP's CSV injection advice: a cell starting with one of these is a formula to a spreadsheet.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 class _CsvWriter(_Writer):
     def __init__(
-        self, stream: IO[bytes], owned: bool, name: str, hint: Sequence[str] | None
+        self,
+        stream: IO[bytes],
+        target: AtomicFile | None,
+        name: str,
+        hint: Sequence[str] | None,
+        *,
+        raw: bool = False,
     ) -> None:
-        super().__init__(stream, owned, name)
+        super().__init__(stream, target, name)
         self._text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="")
         self._csv = csv.writer(self._text)
+        self._cell = _cell if raw else _guarded_cell
         self._hint = list(hint or ())
         self._fields: list[str] | None = None
         # Rows held back until the header is known: an unreadable first line has none of
@@ -495,7 +577,8 @@ class _CsvWriter(_Writer):
                     return
                 self._start()
                 return
-            self._csv.writerow([_cell(row.get(k)) for k in self._fields])
+            cell = self._cell
+            self._csv.writerow([cell(row.get(k)) for k in self._fields])
         except OSError as exc:
             raise self._fail(exc) from None
 
@@ -506,16 +589,22 @@ class _CsvWriter(_Writer):
             fields.update(dict.fromkeys(row))
         fields.update(dict.fromkeys(self._hint))
         self._fields = list(fields)
-        self._csv.writerow(self._fields)
+        cell = self._cell
+        self._csv.writerow([cell(str(f)) for f in self._fields])
         held, self._held = self._held, []
         for row in held:
-            self._csv.writerow([_cell(row.get(k)) for k in self._fields])
+            self._csv.writerow([cell(row.get(k)) for k in self._fields])
 
     def _finish(self) -> None:
         if self._fields is None and (self._held or self._hint):
             self._start()
         self._text.flush()
         self._text.detach()  # the byte stream is closed (or left open) by _Writer.close
+
+    def _discard(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._text.detach()  # never flushed into a file being removed
+        super()._discard()
 
 
 def _cell(value: Any) -> str:
@@ -529,5 +618,14 @@ def _cell(value: Any) -> str:
         return str(value)
     try:
         return orjson.dumps(value, default=str).decode()
-    except TypeError:
-        return json.dumps(_plain(value), ensure_ascii=True)
+    except TypeError:  # non-str keys, lone surrogates, big ints, deep nesting
+        return json_text(value)
+
+
+def _guarded_cell(value: Any) -> str:
+    """A cell a spreadsheet shows as text: a leading ``'`` before a formula's first char.
+
+    Only text is guarded: numbers (-1) are numbers, and JSON starts with { or [."""
+    if type(value) is str:
+        return "'" + value if value.startswith(_FORMULA_START) else value
+    return _cell(value)

@@ -32,6 +32,7 @@ from .client import (
     call,
     endpoint_id,
     make_client,
+    preflight,
     resolve_api_key,
     resolve_base_url,
 )
@@ -137,6 +138,17 @@ class Judge:
             prompt_tokens=tokens,
             max_completion_tokens=len(first) * self.config.max_completion_tokens,
         )
+
+    def preflight(self, timeout: float = 10.0) -> None:
+        """One ``GET /models`` before a run, so an unreachable endpoint fails at once.
+
+        Raises:
+            JudgeError: the endpoint cannot be reached, times out, redirects, or refuses
+                the key; the message is one line, with no secret in it.
+        """
+        problem = preflight(self._api_key, self.config.base_url, min(timeout, self.config.timeout))
+        if problem:
+            raise JudgeError(self._redact(" ".join(problem.split())))
 
     def judge_many(self, requests: Sequence[JudgeRequest]) -> list[JudgeVerdict]:
         """Judge every request; one verdict per request, in order. Never raises per row."""

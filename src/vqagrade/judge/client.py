@@ -126,6 +126,38 @@ def make_client(api_key: Secret, base_url: str | None, timeout: float) -> AsyncO
     )
 
 
+def preflight(api_key: Secret, base_url: str | None, timeout: float) -> str | None:
+    """Ask ``GET /models`` once; why the endpoint cannot serve a run, or None when it can.
+
+    Unreachable, timed out, a redirect, or a refused key (401/403) is a problem; any other
+    answer is not (some servers do not implement ``/models``, and the run's own calls will
+    say more).
+    """
+    import openai
+
+    url = resolve_base_url(base_url)
+    http = openai.DefaultHttpxClient(timeout=timeout, follow_redirects=False)
+    client = openai.OpenAI(
+        api_key=api_key.reveal(), base_url=url, timeout=timeout, max_retries=0, http_client=http
+    )
+    try:
+        client.models.list()
+    except openai.APITimeoutError:
+        return f"the judge at {url} did not answer within {timeout:g} s"
+    except openai.APIConnectionError as exc:
+        cause = exc.__cause__ or exc
+        return f"cannot reach the judge at {url}: {type(cause).__name__}: {cause}"
+    except openai.APIStatusError as exc:
+        status = exc.status_code
+        if status in (401, 403):
+            return f"the judge at {url} refused the API key (HTTP {status})"
+        if 300 <= status < 400:
+            return f"the judge at {url} redirects (HTTP {status}); give the final URL"
+    finally:
+        client.close()
+    return None
+
+
 async def call(
     client: AsyncOpenAI,
     model: str,

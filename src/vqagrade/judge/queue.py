@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Item",
     "JudgeQueueStats",
+    "collect_pending",
     "judge_concurrently",
     "rule_items",
 ]
@@ -74,6 +75,15 @@ def rule_items(
             continue
         fields, triple, unsettled = grader.row_fields(data)
         yield {**data, **fields}, triple, triple is not None and (unsettled or judge_all)
+
+
+def collect_pending(items: Iterable[Item], pending: list[Triple]) -> Iterator[dict[str, Any]]:
+    """The rows of `items`, in order; the triples of those the judge should see are appended
+    to `pending` (for a dry run's plan or a Batch API job)."""
+    for row, triple, needs in items:
+        if needs and triple is not None:
+            pending.append(triple)
+        yield row
 
 
 class _Batch:

@@ -3,17 +3,32 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .cache import default_cache_path
 
 
 class JudgeConfig(BaseModel):
-    """How to reach the judge and how hard to try. Holds no secret: only the key's env var."""
+    """How to reach the judge and how hard to try. Holds no secret: only the key's env var.
+
+    ``cache=`` is short for ``cache_path=`` (a path), or ``use_cache=False`` (False).
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cache_shorthand(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "cache" in data:
+            data = dict(data)
+            cache = data.pop("cache")
+            if cache is False:
+                data["use_cache"] = False
+            elif cache is not None and cache is not True:
+                data["cache_path"] = cache
+        return data
 
     model: str = Field(min_length=1, description="model name sent to the endpoint")
     base_url: str | None = Field(
@@ -88,6 +103,15 @@ class JudgeStats(BaseModel):
     errors: dict[str, int] = Field(default_factory=dict, description="error verdicts by fault")
     faults: dict[str, int] = Field(default_factory=dict, description="failed attempts by fault")
 
+    def render(self) -> str:
+        """One line: calls, cache hits, retries, tokens and errors by fault."""
+        errors = ", ".join(f"{k} {n}" for k, n in sorted(self.errors.items())) or "0"
+        return (
+            f"judge: {self.calls} calls, {self.cache_hits} cache hits, {self.retries} retries, "
+            f"{self.prompt_tokens} prompt + {self.completion_tokens} completion tokens, "
+            f"errors {errors}"
+        )
+
 
 class JudgePlan(BaseModel):
     """What judging a batch would cost, without calling anyone (for --dry-run)."""
@@ -97,3 +121,43 @@ class JudgePlan(BaseModel):
     to_send: int = Field(description="distinct requests that would be sent")
     prompt_tokens: int = Field(description="estimated prompt tokens of those requests")
     max_completion_tokens: int = Field(description="upper bound: to_send x the token budget")
+    price_in: float | None = Field(default=None, description="dollars per million prompt tokens")
+    price_out: float | None = Field(
+        default=None, description="dollars per million completion tokens"
+    )
+
+    def priced(self, price_in: float | None, price_out: float | None) -> JudgePlan:
+        """The same plan with prices (dollars per million tokens) to cost it."""
+        return self.model_copy(update={"price_in": price_in, "price_out": price_out})
+
+    @property
+    def prompt_cost(self) -> float | None:
+        """Dollars for the prompt tokens (None without ``price_in``)."""
+        return None if self.price_in is None else self.prompt_tokens * self.price_in / 1e6
+
+    @property
+    def max_completion_cost(self) -> float | None:
+        """Dollars for the completion tokens at most (None without ``price_out``)."""
+        if self.price_out is None:
+            return None
+        return self.max_completion_tokens * self.price_out / 1e6
+
+    def render(self) -> str:
+        """The plan in a few lines: rows, cached, calls, tokens, cost."""
+        lines = [
+            f"dry run: {self.rows} row{'' if self.rows == 1 else 's'} would go to the judge: "
+            f"{self.cached} answered by the cache, {self.to_send} requests to send",
+            f"  prompt tokens ~{self.prompt_tokens:,} in all; completion tokens at most "
+            f"{self.max_completion_tokens:,} in all (the reply budget of every request)",
+        ]
+        if self.prompt_cost is None and self.max_completion_cost is None:
+            lines.append("  cost: give --price-in and --price-out (dollars per million tokens)")
+        else:
+            prompt = "?" if self.prompt_cost is None else f"${self.prompt_cost:,.4f}"
+            most = self.max_completion_cost
+            reply = "?" if most is None else f"at most ${most:,.4f}"
+            total = (self.prompt_cost or 0.0) + (most or 0.0)
+            lines.append(
+                f"  cost: prompts ~{prompt} + replies {reply} = at most ${total:,.4f} in all"
+            )
+        return "\n".join(lines)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from ..errors import InputError
 from ..grader import Grader
 from ..kinds import QuestionKind
+from .stats import CI_NOTE, Figures
 
 
 class BenchRow(BaseModel):
@@ -41,6 +42,18 @@ class BenchResult(BaseModel):
     other_kind: int = Field(
         default=0, description="rows labelled n/a (not two-option) that are graded as yes/no"
     )
+    scores: list[float | None] = Field(
+        default_factory=list, description="every row's score by the rules (None: undecided)"
+    )
+
+    @property
+    def figures(self) -> Figures:
+        """Rows, decided, coverage of all rows, mean and strict mean, with 95% intervals."""
+        return Figures.of(self.scores)
+
+    def render_scores(self) -> str:
+        """The scores the rules gave, as `vqagrade score` reports them."""
+        return f"scores: {self.figures.render()}\n{CI_NOTE}"
 
     @property
     def precision(self) -> float:
@@ -164,4 +177,5 @@ def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -
         seconds=seconds,
         details=details,
         other_kind=other,
+        scores=[out.score for out in outcomes],
     )

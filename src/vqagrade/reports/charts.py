@@ -50,7 +50,8 @@ table{border-collapse:collapse}
 .list{width:100%;background:var(--card);border:1px solid var(--line)}
 .list th{position:sticky;top:0;background:#eef1f5;text-align:left}
 .list td,.list th{padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}
-.list td{max-width:320px;overflow-wrap:break-word}.list td:nth-child(2){white-space:nowrap}
+.list td{max-width:320px;overflow-wrap:anywhere}
+.list td:nth-child(2){max-width:180px;word-break:break-all}
 .badge{display:inline-block;padding:1px 7px;border-radius:9px;color:#fff;font-size:11px;
  white-space:nowrap}
 details pre{white-space:pre-wrap;font-size:12px;margin:4px 0}

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..errors import InputError
 from .audit_page import audit_report_html
 from .charts import LISTING_LIMIT
 from .score_page import score_report_html
@@ -56,15 +57,19 @@ def _from_csv(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _input_rows(path: str, fmt: str | None) -> Iterable[dict[str, Any]]:
+def _input_rows(path: str, fmt: str | None) -> Generator[dict[str, Any], None, None]:
     from ..io.rows import detect_format, read_rows
 
     csv = detect_format(path, fmt) == "csv"
-    for r in read_rows(path, fmt):
-        if r.data is not None:
-            yield _from_csv(r.data) if csv else r.data
-        else:
-            yield {"line": r.line, "raw": r.raw, "method": "error", "reason": r.error}
+    stream = read_rows(path, fmt)
+    try:
+        for r in stream:
+            if r.data is not None:
+                yield _from_csv(r.data) if csv else r.data
+            else:
+                yield {"line": r.line, "raw": r.raw, "method": "error", "reason": r.error}
+    finally:
+        stream.close()
 
 
 def report_from_file(
@@ -79,12 +84,12 @@ def report_from_file(
         path: the file (JSON lines or CSV, optionally gzipped; ``-`` for stdin).
         fmt: its format when the extension does not tell.
         title: the page title.
-        **options: passed to `score_report_html` (full_marks, fields).
+        **options: passed to `score_report_html` (full_marks, fields, by).
 
     Raises:
-        InputError: the file cannot be read.
+        InputError: the file cannot be read, or is not graded output.
     """
-    rows = iter(_input_rows(path, fmt))
+    rows = _input_rows(path, fmt)
     source = os.path.basename(path) if path != "-" else "stdin"
     head: list[dict[str, Any]] = []
     for row in rows:
@@ -95,9 +100,19 @@ def report_from_file(
         found = [r for r in itertools.chain(head, rows) if is_audit_row(r)]
         page = audit_report_html(found, title=title or "vqagrade judge audit", source=source)
         return page, "audit", len(found)
+    if head and not _graded(head[-1]):
+        rows.close()
+        raise InputError(
+            f"{source} is not graded output (no 'method' or 'score' field): run "
+            f"'vqagrade score {path} -o graded.jsonl' and report on graded.jsonl"
+        )
     counted = _Counted(itertools.chain(head, rows))
     html = score_report_html(counted, title=title or "vqagrade report", source=source, **options)
     return html, "score", counted.n
+
+
+def _graded(row: Mapping[str, Any]) -> bool:
+    return "method" in row and "score" in row
 
 
 class _Counted:

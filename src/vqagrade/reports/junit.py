@@ -1,10 +1,14 @@
-"""JUnit XML for CI systems: one testcase per graded row.
+"""JUnit XML for CI systems: one testcase per gate (the default), or one per graded row.
 
-A row with full marks passes; a lower score is a ``<failure>``; an ``error`` row is an
-``<error>``; an ``unresolved`` row is ``<skipped>`` (nobody decided it). The message carries
-the row's reason and the body its trace (question, answers, labels, score, method, judge
-reply). Text is escaped and characters XML 1.0 forbids are dropped, so any input yields a
-well-formed file.
+Summary mode (``--junit-mode summary``): one testcase per gate of the run (``fail-under``,
+``min-coverage``, ``strict``, ``judge``; a single ``summary`` testcase when none is set), so
+the CI's verdict and the file agree; the run's figures are in each testcase's system-out.
+
+Rows mode (``--junit-mode rows``): a row with full marks passes; a lower score is a
+``<failure>``; an ``error`` row is an ``<error>``; an ``unresolved`` row is ``<skipped>``
+(nobody decided it). The message carries the row's reason and the body its trace (question,
+answers, labels, score, method, judge reply). Text is escaped and characters XML 1.0 forbids
+are dropped, so any input yields a well-formed file.
 
 Streaming: `JUnitWriter` keeps only counters in memory; the testcases are spooled to a
 temporary file and copied behind the ``<testsuite>`` header (which needs the totals) on close.
@@ -13,15 +17,22 @@ The output file is opened at once, so a bad path fails before any row is graded.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import OutputError
+from ..io.atomic import AtomicFile
+from .summary import group_label
+
+if TYPE_CHECKING:
+    from .gates import Gate
+    from .summary import Summary
 
 __all__ = ["JUnitWriter", "write_junit"]
 
@@ -50,6 +61,7 @@ class JUnitWriter:
         question_field: field with the question (for the trace).
         gt_field: field with the ground truth (for the trace).
         pred_field: field with the prediction (for the trace).
+        group_by: fields (dotted paths) whose values name each row's classname (``--group-by``).
 
     Raises:
         OutputError: the file cannot be written.
@@ -65,16 +77,17 @@ class JUnitWriter:
         question_field: str = "question",
         gt_field: str = "gt",
         pred_field: str = "pred",
+        group_by: Sequence[str] = (),
     ) -> None:
+        self.group_by = tuple(group_by)
         self.path = os.fspath(path)
         self.suite = suite
         self.full_marks = full_marks
         self.fields = (id_field, question_field, gt_field, pred_field)
         self.tests = self.failures = self.errors = self.skipped = 0
-        try:  # opened now, so an unwritable path fails before any grading is done
-            self._out: IO[str] = open(self.path, "w", encoding="utf-8")
-        except OSError as exc:
-            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        # Opened now, so an unwritable path fails before any grading is done; written under a
+        # temporary name and renamed over the path by close() (see vqagrade.io.atomic).
+        self._target = AtomicFile(self.path)
         self._body: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")
         self._closed = False
 
@@ -89,7 +102,8 @@ class JUnitWriter:
         method = str(row.get("method") or "error")
         score = row.get("score")
         reason = _clean(row.get("reason"), _MESSAGE_CHARS)
-        name, cls = quoteattr(_clean(ident, 200)), quoteattr(_clean(self.suite, 200))
+        group = group_label(row, self.group_by) if self.group_by else self.suite
+        name, cls = quoteattr(_clean(ident, 200)), quoteattr(_clean(group, 200))
         out = [f'  <testcase name={name} classname={cls} time="0">']
         if method == "error":
             self.errors += 1
@@ -103,6 +117,33 @@ class JUnitWriter:
             out.append(self._element("failure", msg, row, 'type="score" '))
         out.append("  </testcase>\n")
         self._body.write("\n".join(out))
+
+    def add_gates(self, gates: Sequence[Gate], summary: Summary) -> None:
+        """Summary mode: one testcase per gate (a failed gate is a ``<failure>``), or one
+        passing ``summary`` testcase when no gate was set; the figures in system-out."""
+        figures = summary.figures.render()
+        if summary.by:
+            figures += "\n" + "\n".join(summary.render_groups())
+        reasons = "\n".join(summary.render_reasons())
+        out_text = escape(_clean(figures + ("\n" + reasons if reasons else ""), 20_000))
+        cls = quoteattr(_clean(self.suite, 200))
+        for gate in gates or ():
+            self.tests += 1
+            out = [f'  <testcase name={quoteattr(gate.name)} classname={cls} time="0">']
+            if not gate.passed:
+                self.failures += 1
+                msg = quoteattr(_clean(gate.message, _MESSAGE_CHARS))
+                body = escape(gate.message)
+                out.append(f'    <failure type="gate" message={msg}>{body}</failure>')
+            out.append(f"    <system-out>{out_text}</system-out>")
+            out.append("  </testcase>\n")
+            self._body.write("\n".join(out))
+        if not gates:
+            self.tests += 1
+            self._body.write(
+                f'  <testcase name="summary" classname={cls} time="0">\n'
+                f"    <system-out>{out_text}</system-out>\n  </testcase>\n"
+            )
 
     def _element(self, tag: str, message: str, row: Mapping[str, Any], extra: str) -> str:
         trace = escape(self._trace(row))
@@ -134,7 +175,7 @@ class JUnitWriter:
             f'skipped="{self.skipped}" time="0"'
         )
         suite = quoteattr(_clean(self.suite, 200))
-        out = self._out
+        out = io.TextIOWrapper(self._target.file, encoding="utf-8")
         try:
             out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
             out.write(f"<testsuites name={suite} {counts}>\n")
@@ -143,12 +184,22 @@ class JUnitWriter:
             for chunk in iter(lambda: self._body.read(1 << 16), ""):
                 out.write(chunk)
             out.write(" </testsuite>\n</testsuites>\n")
-            out.close()
+            out.flush()
+            out.detach()
         except OSError as exc:
+            self._target.discard()
             raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         finally:
-            out.close()
             self._body.close()
+        self._target.commit()
+
+    def abort(self) -> None:
+        """Stop: no file is written (the path is left as it was)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._target.discard()
+        self._body.close()
 
     def __enter__(self) -> JUnitWriter:
         return self
@@ -159,7 +210,10 @@ class JUnitWriter:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
 
 
 def write_junit(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import charts as ch
+from .panels import figure_cards, groups_panel, reasons_panel
 from .summary import Summary
 
 __all__ = ["score_report_html"]
@@ -104,9 +105,12 @@ def _score_cells(row: Mapping[str, Any], kind: str, fields: Sequence[str]) -> li
 
 
 def _collect(
-    rows: Iterable[Mapping[str, Any]], full: float | None, fields: Sequence[str]
+    rows: Iterable[Mapping[str, Any]],
+    full: float | None,
+    fields: Sequence[str],
+    by: Sequence[str] = (),
 ) -> tuple[_ScoreData, float]:
-    data = _ScoreData()
+    data = _ScoreData(summary=Summary(by=by))
     # Full marks (1 or 5) may only be known at the end, so the listing is gathered for both
     # and one is kept: memory stays bounded by the listing limit, whatever the input size.
     fulls = (full, full) if full is not None else (1.0, 5.0)
@@ -141,6 +145,7 @@ def score_report_html(
     source: str = "",
     full_marks: float | None = None,
     fields: Sequence[str] = ("id", "question", "gt", "pred"),
+    by: Sequence[str] = (),
 ) -> str:
     """The HTML report of `vqagrade score` output rows.
 
@@ -150,16 +155,15 @@ def score_report_html(
         source: where the rows came from (shown under the title).
         full_marks: 1 (two-option) or 5 (open-ended); default: 5 if any score exceeds 1.
         fields: the id, question, gt and pred field names.
+        by: fields (dotted paths) to report figures per group of (``--group-by``).
     """
-    data, full = _collect(rows, full_marks, fields)
+    data, full = _collect(rows, full_marks, fields, by)
     s = data.summary
     methods = {m: s.methods.get(m, 0) for m in _METHODS}
-    mean = f"{s.mean:.4f}" if s.mean is not None else "n/a"
     judge = data.judge
     head = ch.cards(
         [
-            ("rows", str(s.rows), ""),
-            ("mean score", mean, f"over {s.decided} decided rows, out of {full:g}"),
+            *figure_cards(s),
             ("decided by rules", ch.pct(methods["rule"], s.rows), f"{methods['rule']} rows"),
             ("decided by the judge", str(methods["llm"]), ch.pct(methods["llm"], s.rows)),
             ("unresolved", str(methods["unresolved"]), ch.pct(methods["unresolved"], s.rows)),
@@ -215,7 +219,9 @@ def score_report_html(
         ch.panel("gt × pred labels", heat),
         ch.panel("Judge cost", cost),
         ch.panel("By question kind", _kinds_table(s.kinds)),
+        reasons_panel(s),
         "</div>",
+        groups_panel(s),
         f'<h2>Rows to look at</h2><p class="note">{ch.esc(counts)}</p>',
         table,
     ]

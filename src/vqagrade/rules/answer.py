@@ -60,6 +60,8 @@ def _may_name(text: str, opts: Options, label: Label) -> bool:
 
 
 def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
+    if r.choice_hedge is not None:
+        return r.choice_hedge
     if r.early is not None and r.yes_no and opts.source == "or-not":
         # "Is contrast used or not?" - "yes" affirms X, "no" answers "not".
         lab = Label.A if r.words and r.words[0] in lex.yes else Label.B

@@ -33,8 +33,20 @@ LABEL_CAP = 1_000_000
 # objects slowed whole runs down (measured on 1M rows: 19-21 s with 2k, 21-23 s with 100k).
 READINGS_SIZE = 10_000
 MAX_KINDS = 1 << 16
+# Memory is bounded by characters, not only by entries: an answer text longer than
+# MEMO_TEXT_CHARS is graded afresh each time (its reading costs ~10x its size, and long texts
+# rarely recur), and the tables forget the texts they hold as keys when those add up to more
+# than half of MEMO_CHARS (answers; questions and option texts have the other half). With
+# entry caps alone, distinct 50 KB preds cost ~650 KB each: 4,000 rows reached 2.6 GB.
+MEMO_TEXT_CHARS = 2_048
+MEMO_CHARS = 192_000_000
+# The readings (token lists, spans) cost far more per character than a key: their own budget.
+READINGS_CHARS = 4_000_000
 _KEY_BASE = 1 << 32  # outcome key of a pair of kinds: g * _KEY_BASE + p
 _YES_NO_REASON = "a yes/no question whose wording contains 'or'"
+# Questions the rules know are not close-ended: the two-option judge prompt does not fit
+# them, so they are not sent to it (only with judge_all); they stay unresolved.
+NOT_CLOSE_ENDED = frozenset({"open", "multiple", "no_alternative"})
 _TWO = QuestionKind.TWO_OPTION
 _YES_NO = QuestionKind.YES_NO
 
@@ -125,7 +137,10 @@ class Tables:
     Args:
         lex: the lexicon.
         names: the fields read (question, gt, pred, option_a, option_b).
-        cache_size, label_cap, readings_size, max_kinds: the bounds of the tables.
+        cache_size, label_cap, readings_size, max_kinds: the bounds of the tables (entries).
+        memo_chars, readings_chars: the bounds in characters of the text keys held (answers
+            and questions), and of the answers whose readings are held.
+        memo_text_chars: answers longer than this are never memoised.
     """
 
     def __init__(
@@ -137,6 +152,9 @@ class Tables:
         label_cap: int = LABEL_CAP,
         readings_size: int = READINGS_SIZE,
         max_kinds: int = MAX_KINDS,
+        memo_chars: int = MEMO_CHARS,
+        readings_chars: int = READINGS_CHARS,
+        memo_text_chars: int = MEMO_TEXT_CHARS,
     ) -> None:
         self.lex = lex
         self.names = names
@@ -144,6 +162,12 @@ class Tables:
         self.label_cap = label_cap
         self.readings_size = readings_size
         self.max_kinds = max_kinds
+        self.memo_chars = memo_chars
+        self.readings_chars = readings_chars
+        self.memo_text_chars = memo_text_chars
+        self.label_chars = 0  # characters of the answer texts the label tables hold
+        self.question_chars = 0  # ... of the questions (and explicit options) held
+        self.reading_chars = 0
         self.opts_memo: dict[tuple[str, str | None, str | None], Options | NotTwoOption] = {}
         self.readings: dict[str, Reading] = {}
         self.refusals: dict[str, Outcome] = {}
@@ -172,8 +196,10 @@ class Tables:
         if hit is None:
             if option_a is not None and option_b is not None:
                 hit = build_options(option_a, option_b, self.lex, question=question)
+                self.question_chars += len(option_a) + len(option_b)
             else:
                 hit = extract_options(question, self.lex)
+            self.question_chars += len(question)
             _put(self.opts_memo, key, hit, self.cache_size)
         return hit
 
@@ -182,7 +208,16 @@ class Tables:
         hit = self.readings.get(text)
         if hit is None:
             hit = read_answer(text, self.lex)
-            _put(self.readings, text, hit, self.readings_size)
+            size = len(text)
+            if size <= self.memo_text_chars:
+                if (
+                    len(self.readings) >= self.readings_size
+                    or self.reading_chars + size > self.readings_chars
+                ):
+                    self.readings.clear()
+                    self.reading_chars = 0
+                self.readings[text] = hit
+                self.reading_chars += size
         return hit
 
     def state(self, opts: Options) -> _Question:
@@ -195,17 +230,22 @@ class Tables:
         """The memoised state of a question (keyed by its text, plus explicit options)."""
         opts = self.options(question, a, b)
         if isinstance(opts, NotTwoOption):
-            st = _Question(None, self.refused(opts.reason))
+            st = _Question(None, self.refused(opts.reason, opts.kind not in NOT_CLOSE_ENDED))
         else:
             st = self.state(opts)
         return self.remember(question if a is None else (question, a, b), st)
 
     def remember(self, key: Any, st: _Question) -> _Question:
-        if len(self.questions) >= self.cache_size:
+        if len(self.questions) >= self.cache_size or self.question_chars > self.memo_chars // 2:
             self.forget_labels()
-            self.questions.clear()
+            self.forget_questions()
         self.questions[key] = st
         return st
+
+    def forget_questions(self) -> None:
+        self.questions.clear()
+        self.opts_memo.clear()
+        self.question_chars = 0
 
     def kind(self, st: _Question, text: str) -> int:
         """The kind of the label of `text` for the question, memoised.
@@ -219,6 +259,10 @@ class Tables:
             return hit
         opts = st.opts
         assert opts is not None
+        size = len(text)
+        if size > self.memo_text_chars:  # labelled afresh each time, never held
+            verdict = label_reading(self.read(text), opts, self.lex)
+            return self.number((verdict.label, verdict.reason, verdict.rule == "yes-no"))
         shared = self.by_signature.get(opts.signature)
         if shared is None:
             shared = self.by_signature[opts.signature] = {}
@@ -229,10 +273,11 @@ class Tables:
             own = options_module.CONTEXT_READS != before
             hit = self.number((verdict.label, verdict.reason, verdict.rule == "yes-no"))
             if not own:
-                shared[text] = hit
-        if self.label_count >= self.label_cap:
+                shared[text] = hit  # the same string as the key below: counted once
+        if self.label_count >= self.label_cap or self.label_chars > self.memo_chars // 2:
             self.forget_labels()
         self.label_count += 1
+        self.label_chars += size
         st.labels[text] = hit
         return hit
 
@@ -263,6 +308,7 @@ class Tables:
             st.yn_gt_labels.clear()
         self.by_signature.clear()
         self.label_count = 0
+        self.label_chars = 0
 
     def evaluate(
         self, question: str, gt: str, pred: str, options: tuple[str, str] | None
@@ -297,14 +343,16 @@ class Tables:
             self.cores[key] = core
         return core
 
-    def refused(self, why: str) -> Outcome:
-        hit = self.refusals.get(why)
+    def refused(self, why: str, judge: bool = True) -> Outcome:
+        """The outcome of a question that is not two-option; `judge`: worth a judge call."""
+        key = why if judge else f"{why}\x00"
+        hit = self.refusals.get(key)
         if hit is None:
             reason = f"not a two-option question: {why}"
-            hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, True, True)
+            hit = Outcome(None, Method.UNRESOLVED, None, None, None, reason, judge, True)
             if len(self.refusals) >= self.cache_size:
                 self.refusals.clear()
-            self.refusals[why] = hit
+            self.refusals[key] = hit
         return hit
 
     @staticmethod
@@ -409,11 +457,15 @@ class Tables:
         return self.allowed(core)
 
     def yn_kind(self, prop: Proposition, text: str, labels: dict[str, int], gt: bool) -> int:
-        verdict = label_yes_no(self.read(text), prop, self.lex, gt=gt)
+        verdict = label_yes_no(self.read(text), prop, self.lex, gt=gt, text=text)
         hit = self.number((verdict.label, verdict.reason, False))
-        if self.label_count >= self.label_cap:
+        size = len(text)
+        if size > self.memo_text_chars:
+            return hit
+        if self.label_count >= self.label_cap or self.label_chars > self.memo_chars // 2:
             self.forget_labels()
         self.label_count += 1
+        self.label_chars += size
         labels[text] = hit
         return hit
 

@@ -62,6 +62,19 @@ class YesNoVocab:
         self.prepositions = words("prepositions")
         # Single-word denials ("negative", "none") read as negation cues in a restatement.
         self.no_words = frozenset(p[0] for p in self.no.phrases if len(p) == 1)
+        self.self_corrections = phrases("self_corrections")
+        self.definitions = words("definitions")
+        self.modals = words("modals")
+        self.hedges = phrases("hedges")
+        self.organs = words("organs")
+        self.bare_denials = phrases("bare_denials")
+        self.report_presence = words("report_presence")
+        # Parallel classes whose members cannot both hold of one image (CT and MRI).
+        self.exclusive = frozenset(lex.grammar["exclusive_classes"])
+        self.generic_abnormal = words("generic_abnormal")
+        self.denial_intensifiers = words("denial_intensifiers")
+        # Questions about a state that nothing abnormal may break ("Are the lungs clear?").
+        self.state_words = lex.state_words | self.normal_predicates
 
 
 _VOCABS: dict[int, YesNoVocab] = {}
@@ -92,6 +105,9 @@ class Proposition:
     implicit: bool = False
     question_words: frozenset[str] = frozenset()
     offers_or: bool = False
+    comparison: tuple[str, int, str, str] | None = None
+    """A comparative question ("Is the liver larger than the spleen?"): the dimension, its
+    sign, and the compared words (liver, spleen)."""
     """The question holds "or": yes/no only when its gt is a bare yes/no."""
     head: str | None = None
     """The finding an existential question asks about, when it has other words ("Is there
@@ -179,6 +195,27 @@ def read_question(question: str, lex: Lexicon) -> Proposition:
         else:
             implicit = False
     required = tuple(dict.fromkeys(w for _, w in content if w != "or"))
+    comparison = None
+    # A comparative before the noun it names ("the right lower lobe", "the greater
+    # curvature") is part of that name, not a comparison the question asks about.
+    comps = [
+        (i, j)
+        for i, j in lex.comparatives.find(body)
+        if j >= len(body)
+        or body[j] in lex.than.phrases_words
+        or not body[j].isalpha()
+        or body[j] in lex.stopwords
+    ]
+    if comps:
+        # "Is the liver larger than the spleen?": read only as a comparison, else abstain.
+        i, j = comps[0]
+        dim, sign = lex.comparative_sign[body[i:j]]
+        left = [w for k, w in content if k < i]
+        right = [w for k, w in content if k >= j and w not in lex.than.phrases_words]
+        if len(comps) == 1 and left and right and not alternatives:
+            comparison = (dim, sign, left[-1], right[0])
+        else:
+            implicit = False
     predicate = None
     normal_predicate = False
     for w in reversed(required):
@@ -206,4 +243,5 @@ def read_question(question: str, lex: Lexicon) -> Proposition:
         implicit=implicit and bool(required or alternatives),
         question_words=qset,
         offers_or=bool(ors),
+        comparison=comparison,
     )

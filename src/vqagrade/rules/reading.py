@@ -96,6 +96,9 @@ class Reading:
     lead: str | None = None
     rationale: str = ""
     reconsidered: str = ""
+    choice_hedge: Verdict | None = None
+    """A hedge that withholds a choice between two options ("suspicious for", "cannot
+    distinguish"): the two-option reader abstains on it, the yes/no reader reads on."""
 
 
 def read_answer(text: str, lex: Lexicon) -> Reading:
@@ -134,6 +137,12 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
             i, j = found[0]
             cue = " ".join(words[i:j])
             return Reading(f, Verdict(None, name, f"{name}: '{cue}'", f, cues=(f"{name}:{cue}",)))
+    choice_hedge = None
+    held = lex.choice_hedge.find(words)
+    if held:
+        i, j = held[0]
+        cue = " ".join(words[i:j])
+        choice_hedge = Verdict(None, "hedge", f"hedge: '{cue}'", f, cues=(f"hedge:{cue}",))
     yes_no = False
     lead: str | None = None
     if words[0] in lex.yes or words[0] in lex.no:
@@ -190,6 +199,7 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
         lead=lead,
         rationale=focus.rationale,
         reconsidered=focus.reconsidered,
+        choice_hedge=choice_hedge,
     )
 
 

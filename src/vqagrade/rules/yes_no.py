@@ -47,7 +47,13 @@ class YesNoVerdict:
 
 
 def label_yes_no(
-    r: Reading, prop: Proposition, lex: Lexicon, depth: int = 0, *, gt: bool = False
+    r: Reading,
+    prop: Proposition,
+    lex: Lexicon,
+    depth: int = 0,
+    *,
+    gt: bool = False,
+    text: str = "",
 ) -> YesNoVerdict:
     """Label a read answer to a yes/no question.
 
@@ -58,9 +64,17 @@ def label_yes_no(
         depth: nesting of answers read out of a JSON object.
         gt: the answer is a ground truth: it answers the question as posed, so a bare "no"
             to a negated question is read as no (from a model it may mean "there is none").
+        text: the whole answer, when the reading's focus is a part of it: a correction after
+            the focus ("Answer: Yes. Wait - looking again ...") withdraws the answer.
     """
     v = vocab(lex)
     f = r.focus
+    if depth == 0 and text and f and len(text) > len(f):
+        at = text.find(f)
+        after = text[at + len(f) :] if at >= 0 else ""
+        if after.strip() and v.self_corrections.find(lex.canon.words(after)):
+            why = "the answer is corrected after it is given"
+            return YesNoVerdict(None, "self-correction", why, f)
     m = _JSON_ANSWER.match(f) if depth == 0 and "{" in f else None
     if m and m.group(1).strip():
         return label_yes_no(read_answer(m.group(1), lex), prop, lex, depth + 1, gt=gt)
@@ -78,12 +92,16 @@ def label_yes_no(
     explicit: set[YesNo] = set()
     cues: list[str] = []
     qualified = False
-    if r.lead is not None:  # "No, ..." (the reading set the lead word apart)
+    clauses = _clauses(r, v)
+    corrected = _correction(words, clauses, v)
+    if r.lead is not None and corrected is None:  # "No, ..." (the reading set the lead apart)
         lab = YesNo.YES if r.lead in lex.yes else YesNo.NO
         explicit.add(lab)
         cues.append(f"explicit:{r.lead}")
         qualified = bool(words) and words[0] in v.qualifiers
-    clauses = _clauses(r, v)
+    if corrected is not None:
+        # "Yes. Wait, looking again, ...": only what follows the correction is read.
+        clauses = corrected
     rest: list[tuple[int, int]] = []
     for a, b in clauses:
         lab = _polarity(words, a, b, v)
@@ -117,6 +135,16 @@ def label_yes_no(
     foreign = any(w in v.other_language for w in words)
     found = _implicit(r, rest, prop, lex, v) if prop.implicit and not foreign else None
     said = next(iter(explicit)) if explicit else None
+    if said is YesNo.YES:
+        other = _other_organ(words, rest, prop, v)
+        if other is not None:
+            why = f"explicit 'yes' but the rest names another organ ('{other}')"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+    if said is YesNo.NO and prop.normal_predicate:
+        denied = _denies_abnormality(words, rest, v, lex)
+        if denied is not None:
+            why = f"explicit 'no' but the rest denies '{denied}'"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
     if found is not None and found[0] is None:
         if said is not None and found[1] == "clauses disagree":
             why = "the explicit answer is followed by clauses that disagree"
@@ -131,6 +159,14 @@ def label_yes_no(
             # what was asked about in other words.
             why = f"explicit 'no' but the rest says a finding is '{seen}'"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+    if (said is YesNo.YES or (said is None and found is not None and found[0] is YesNo.YES)) and (
+        prop.question_words & v.state_words
+    ):
+        # "Are the lungs clear?" - "Yes, ..., although there is a patchy opacity".
+        bad = _abnormal_named(words, rest, prop, v, lex)
+        if bad is not None:
+            why = f"says '{'yes' if said else 'clear'}' but names an abnormal finding ('{bad}')"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
     if said is not None:
         if found is not None and found[0] is not said:
             why = f"explicit '{said.value}' but the rest says '{found[0].value}'"  # type: ignore[union-attr]
@@ -138,13 +174,15 @@ def label_yes_no(
         how = "explicit"
         matched: tuple[str, ...] = found[2] if found is not None else ()
         return YesNoVerdict(said, how, f"explicit '{said.value}'", f, matched, tuple(cues))
+    if found is None and not foreign:
+        found = _short_answer(words, prop, lex, v)
     if found is None:
         why = "no yes/no and no restatement of the question"
         return YesNoVerdict(None, "no-answer", why, f)
     lab, why, matched = found
     if lab is None:
         return YesNoVerdict(None, "implicit", why, f, matched)
-    if _cut_off(r, v):
+    if _cut_off(r, v) and not _committed(r, matched, v):
         why = "the answer is cut off before it ends"
         return YesNoVerdict(None, "truncated", why, f, matched)
     return YesNoVerdict(lab, "implicit", why, f, matched)
@@ -230,7 +268,10 @@ def _implicit(
     lab = next(iter(labels))
     if lab is YesNo.YES and prop.normal_predicate:
         # "The left kidney is normal but the right kidney is atrophic."
-        bad = next((w for w in r.words if w in v.abnormal), None)
+        bad = next(
+            (w for i, w in enumerate(r.words) if w in v.abnormal and not _denied(r.words, i)),
+            None,
+        )
         if bad is not None:
             return None, f"also names an abnormal finding ('{bad}')", tuple(matched)
     if prop.negated:
@@ -244,6 +285,8 @@ def _clause(
 ) -> tuple[YesNo | None, str, tuple[str, ...]] | None:
     """Whether words[a:b] affirm (YES) or deny (NO) the proposition; None if not about it."""
     words = r.words
+    if prop.comparison is not None:
+        return _comparison(r, a, b, prop.comparison, lex)
     need = prop.words
     pred = prop.predicate
     subject = tuple(w for w in need if w != pred) if pred is not None else need
@@ -280,6 +323,20 @@ def _clause(
         return None
     shown = tuple(words[i] for i in spots)
     clause = words[a:b]
+    if (
+        pred is None
+        and at
+        and not partial
+        and _defines(words, a, b, min(at.values()), max(at.values()), lex, v)
+    ):
+        return None, "defines the term instead of saying it is seen", shown
+    modal = next((w for w in clause if w in v.modals), None)
+    if modal is not None:
+        return None, f"hedged with '{modal}'", shown
+    hedged = v.hedges.find(clause)
+    if hedged:
+        i, j = hedged[0]
+        return None, f"hedged with '{' '.join(clause[i:j])}'", shown
     for name, found in (
         ("landmark", lex.landmark.find(clause)),
         ("conditional", lex.conditional.find(r.words)),
@@ -298,6 +355,8 @@ def _clause(
             value = words[k + 1]
             if truth and (value in lex.grammar["report_denials"] or value in v.no_words):
                 return YesNo.NO, f"report style: '{value}'", shown
+            if truth and value in v.report_presence and not _negations(words, a, b, spots, lex):
+                return YesNo.YES, f"report style: '{value}'", shown
             return None, f"a value after the term that is not read: '{value}'", shown
     cues = _negations(words, a, b, spots, lex)
     if partial and not cues:
@@ -306,6 +365,12 @@ def _clause(
         return None, "more than one negation in the clause", shown
     if cues:
         if not truth:
+            if prop.normal_predicate and all(words[i] in v.generic_abnormal for i in pred_at):
+                # "No obvious abnormality is seen in the colon" - "Is the colon healthy?"
+                extra = _extra_words(words, a, b, prop, lex, v, cues[0], v.denial_intensifiers)
+                if extra:
+                    return None, f"a denial qualified by '{extra}'", shown
+                return YesNo.YES, f"denies any abnormality ({cues[0]})", shown
             return None, "denies the opposite of the question's predicate", shown
         extra = _extra_words(words, a, b, prop, lex, v, cues[0])
         if extra:
@@ -360,8 +425,10 @@ def _report_value(r: Reading, b: int, lex: Lexicon) -> str | None:
         return None
     w = words[b]
     if w in lex.grammar["report_denials"] or w in ("not", "never", "without", "nil"):
-        return w
+        return None if w == "no" and _names_other(words, b + 1, len(words), lex) else w
     p = lex.neg_after.match_at(words, b) or lex.neg_before.match_at(words, b)
+    if p is not None and p[-1] == "no" and _names_other(words, b + len(p), len(words), lex):
+        return None  # "There is an effusion; no focal consolidation": a clause of its own
     return " ".join(p) if p is not None else None
 
 
@@ -386,6 +453,10 @@ def _negations(words: tuple[str, ...], a: int, b: int, spots: list[int], lex: Le
             i += len(q)
             continue
         if p is not None and i > last:
+            if p[-1] in ("without", "no") and _names_other(words, i + len(p), b, lex):
+                # "An effusion without tamponade": the denial is about another finding.
+                i += len(p)
+                continue
             # "The fracture line is not clearly visible": a denial after the words may
             # bear on them; counted as a second cue, so the clause abstains.
             out.extend(("after", " ".join(p)))
@@ -407,6 +478,7 @@ def _extra_words(
     lex: Lexicon,
     v: YesNoVocab,
     cue: str,
+    allowed: frozenset[str] = frozenset(),
 ) -> str | None:
     """A content word of a denial the question does not have ("no acute fracture")."""
     cue_words = set(cue.split())
@@ -423,6 +495,7 @@ def _extra_words(
             or w in cue_words
             or w in v.normal_words
             or w in lex.q_articles
+            or w in allowed
             or not w.isalpha()
         ):
             continue
@@ -436,3 +509,200 @@ def _cut_off(r: Reading, v: YesNoVocab) -> bool:
     """The answer stops on a word that leaves the sentence open ("There is no")."""
     tail = r.focus.rstrip()
     return bool(r.words) and tail[-1:] not in _TERMINAL and r.words[-1] in v.dangling
+
+
+def _names_other(words: tuple[str, ...], i: int, b: int, lex: Lexicon) -> bool:
+    """The words from i name a thing of their own (a content word that is not a presence
+    or frame word): "without tamponade", "no focal consolidation"."""
+    v = vocab(lex)
+    for w in words[i:b]:
+        if w in v.frame or w in v.presence or w in lex.stopwords or w in lex.q_articles:
+            continue
+        if w in lex.grammar["copula"] or w in v.denial_intensifiers or not w.isalpha():
+            continue
+        return True
+    return False
+
+
+def _correction(
+    words: tuple[str, ...], clauses: list[tuple[int, int]], v: YesNoVocab
+) -> list[tuple[int, int]] | None:
+    """The clauses after the last one that opens with a correction ("Wait, ...", "Actually,
+    ..."), the correction words left out; None when no clause opens with one."""
+    for k in range(len(clauses) - 1, -1, -1):
+        a, b = clauses[k]
+        p = v.self_corrections.match_at(words, a)
+        if p is not None and (k > 0 or a > 0):
+            head = [(a + len(p), b)] if a + len(p) < b else []
+            return head + clauses[k + 1 :]
+    return None
+
+
+def _defines(
+    words: tuple[str, ...], a: int, b: int, first: int, last: int, lex: Lexicon, v: YesNoVocab
+) -> bool:
+    """The clause opens with the term and defines it ("Koilocytes are cells with ...")."""
+    if any(w not in lex.q_articles and w not in lex.stopwords for w in words[a:first]):
+        return False
+    k = last + 1
+    if k >= b or words[k] not in ("is", "are", "was", "were"):
+        return False
+    k += 1
+    while k < b and words[k] in lex.q_articles:
+        k += 1
+    return k < b and words[k] in v.definitions
+
+
+def _comparison(
+    r: Reading, a: int, b: int, comp: tuple[str, int, str, str], lex: Lexicon
+) -> tuple[YesNo | None, str, tuple[str, ...]] | None:
+    """A clause read against a comparative question: the same comparison in the same
+    order (or its opposite in the reverse order) affirms it; reversed, it denies it."""
+    words = r.words
+    dim, sign, left, right = comp
+    li = next((i for i in range(a, b) if _match(words[i], (left,)) is not None), None)
+    ri = next((i for i in range(a, b) if _match(words[i], (right,)) is not None), None)
+    if li is None and ri is None:
+        return None
+    shown = tuple(words[i] for i in (li, ri) if i is not None)
+    found = [(i, j) for i, j in lex.comparatives.find(words[a:b])]
+    if li is None or ri is None or len(found) != 1:
+        return None, "a comparison that is not read", shown
+    i, j = found[0]
+    cdim, csign = lex.comparative_sign[words[a + i : a + j]]
+    at = a + i
+    if cdim != dim or _negations(words, a, b, sorted((li, ri)), lex):
+        return None, "a comparison that is not read", shown
+    if li < at < ri:
+        order = 1
+    elif ri < at < li:
+        order = -1
+    else:
+        return None, "a comparison that is not read", shown
+    lab = YesNo.YES if sign * csign * order > 0 else YesNo.NO
+    return lab, "states the comparison" + ("" if lab is YesNo.YES else " the other way"), shown
+
+
+def _denied(words: tuple[str, ...], i: int) -> bool:
+    """A denial stands shortly before words[i] ("no significant abnormalities")."""
+    for k in range(i - 1, max(-1, i - 5), -1):
+        if words[k] in ("no", "not", "without", "free", "negative"):
+            return True
+    return False
+
+
+def _denies_abnormality(
+    words: tuple[str, ...], ranges: list[tuple[int, int]], v: YesNoVocab, lex: Lexicon
+) -> str | None:
+    """A word for abnormality in general that the ranges deny ("there is no acute
+    abnormality"), or a normal word they affirm."""
+    for a, b in ranges:
+        for i in range(a, b):
+            if words[i] in v.generic_abnormal and _denied(words, i):
+                return words[i]
+    return None
+
+
+def _abnormal_named(
+    words: tuple[str, ...],
+    ranges: list[tuple[int, int]],
+    prop: Proposition,
+    v: YesNoVocab,
+    lex: Lexicon,
+) -> str | None:
+    """An abnormal finding the ranges name and do not deny, that the question does not ask."""
+    for a, b in ranges:
+        for i in range(a, b):
+            w = words[i]
+            if w in v.abnormal and w not in prop.question_words and not _denied(words, i):
+                return w
+    return None
+
+
+def _other_organ(
+    words: tuple[str, ...], ranges: list[tuple[int, int]], prop: Proposition, v: YesNoVocab
+) -> str | None:
+    """An organ the ranges name when the question names another one and they do not."""
+    asked = {w for w in prop.question_words if w in v.organs}
+    if not asked:
+        return None
+    named = [words[i] for a, b in ranges for i in range(a, b) if words[i] in v.organs]
+    if not named or asked & set(named):
+        return None
+    # A fixed term holding the organ ("transverse colon") names it too.
+    said = {p for a, b in ranges for w in words[a:b] for p in w.replace("_", " ").split()}
+    return None if asked & said else named[0]
+
+
+def _short_answer(
+    words: tuple[str, ...], prop: Proposition, lex: Lexicon, v: YesNoVocab
+) -> tuple[YesNo | None, str, tuple[str, ...]] | None:
+    """Answers that restate no subject but still answer: a bare denial ("Not seen.") to a
+    question asking whether something is there, the bare predicate or its opposite
+    ("healthy", "normal"), another member of an exclusive class ("CT" to "Is this an
+    MRI?")."""
+    if not prop.implicit or prop.negated or prop.alternatives or prop.comparison is not None:
+        return None
+    if not words:
+        return None
+    negative = any(w in ("no", "not", "without", "never") or w in v.no_words for w in words)
+    if prop.predicate is None and v.bare_denials.match_at(words, 0) == words:
+        return YesNo.NO, f"a bare denial ('{' '.join(words)}')", words
+    content = [
+        w
+        for w in words
+        if w not in lex.stopwords
+        and w not in lex.q_articles
+        and w not in v.frame
+        and w not in lex.grammar["copula"]
+        and w.isalnum()
+    ]
+    if not content or negative or any(w in v.alternatives for w in words):
+        return None
+    pred = prop.predicate
+    if pred is not None and len(content) <= 3:
+        rest = [w for w in content if w not in prop.question_words]
+        if prop.normal_predicate:
+            if all(w in v.normal_words for w in rest) and pred in content:
+                return YesNo.YES, f"names the predicate ('{pred}')", (pred,)
+            if rest and all(w in v.abnormal for w in rest):
+                return YesNo.NO, f"names an abnormal finding ('{rest[0]}')", tuple(rest)
+        else:
+            if rest and all(w in v.normal_predicates for w in rest):
+                return YesNo.NO, f"names the opposite of '{pred}' ('{rest[0]}')", tuple(rest)
+            if not rest and pred in content:
+                return YesNo.YES, f"names the predicate ('{pred}')", (pred,)
+    if len(content) > 6 or lex.comparatives.find(words):
+        return None
+    if len(content) == 1:
+        # "non-contrast" to "Is this study with contrast?": the complement of a question word.
+        x = content[0]
+        if any(frozenset((x, q)) in lex.complement_pairs for q in prop.words):
+            return YesNo.NO, f"names the complement ('{x}')", (x,)
+    for w in prop.words:
+        classes = lex.parallel.get(w, set()) & v.exclusive
+        for cls in classes:
+            asked = [q for q in prop.words if cls in lex.parallel.get(q, set())]
+            named = {x for x in words if cls in lex.parallel.get(x, set())}
+            if len(asked) == 1 and len(named) == 1 and w not in named:
+                other = next(iter(named))
+                k = words.index(other)
+                if any(x in lex.q_preps for x in words[max(0, k - 2) : k]):
+                    continue  # "better seen on MRI": how it is seen, not what this is
+                return YesNo.NO, f"names another {cls} ('{other}')", (other,)
+    return None
+
+
+def _committed(r: Reading, matched: tuple[str, ...], v: YesNoVocab) -> bool:
+    """A cut-off answer that stops on a preposition after it has restated every matched
+    word ("There is no hyaline membrane formation visible in")."""
+    words = r.words
+    if len(words) < 3 or words[-1] not in v.prepositions or words[-2] in v.dangling:
+        return False
+    head = words[:-1]
+    if not matched or not all(m in head for m in matched):
+        return False
+    last = max(i for i, w in enumerate(head) if w in matched)
+    if any(b > r.starts[last] for b in r.breaks):
+        return False  # the cut-off words are a sentence of their own
+    return not any(w in v.clause_words or w in v.qualifiers for w in head[last:])
