@@ -49,6 +49,7 @@ GRAMMAR_LISTS = (
     "stain_filler",
     "question_negators",
     "state_options",
+    "vessel_nouns",
 )
 
 _LIST_SECTIONS = {
@@ -73,6 +74,7 @@ _LIST_SECTIONS = {
         "letter_words",
         "also",
         "relative_sides",
+        "grading",
         "equal",
         "partial",
         "mixed",
@@ -303,6 +305,7 @@ class Lexicon:
         self.unassessed_ends = frozenset(p[-1] for p in self.unassessed.phrases)
         self.also = phrases("cues.also")
         self.relative_sides = phrases("cues.relative_sides")
+        self.grading = words("cues.grading")
         self.equal = words("cues.equal")
         self.partial = words("cues.partial")
         self.mixed = words("cues.mixed")

@@ -33,6 +33,12 @@ __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_a
 def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     """Label a read answer against the question's options."""
     v = _label_focus(r, opts, lex)
+    if r.retraction is not None and v.label in (Label.A, Label.B):
+        # "Answer: T2. Actually, I can't be certain ...": what follows the correction must
+        # choose the same option, or the answer is withdrawn.
+        if not r.retraction or label_answer(r.retraction, opts, lex).label is not v.label:
+            why = "the final answer is corrected after it is given"
+            return Verdict(None, "retracted", why, v.focus, v.hits, v.cues)
     if (r.rationale or r.reconsidered) and v.label in (Label.A, Label.B):
         other = Label.B if v.label is Label.A else Label.A
         if (
@@ -60,8 +66,8 @@ def _may_name(text: str, opts: Options, label: Label) -> bool:
 
 
 def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
-    if r.choice_hedge is not None:
-        return r.choice_hedge
+    if r.two_option_early is not None:
+        return r.two_option_early
     if r.early is not None and r.yes_no and opts.source == "or-not":
         # "Is contrast used or not?" - "yes" affirms X, "no" answers "not".
         lab = Label.A if r.words and r.words[0] in lex.yes else Label.B
@@ -122,7 +128,19 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             lab = next(iter(confirmed))
             why = f"option {lab.value} is the one described as normal"
             return Verdict(lab, "state", why, f, tuple(hits), tuple(cues))
-    return decide(r, hits, lex, cues, opts)
+    v = decide(r, hits, lex, cues, opts)
+    if opts.predicate is not None and v.label is not None:
+        if v.label is Label.BOTH:
+            # "Both lungs show effusions" to "Which lung has the larger effusion?": both is
+            # no answer to a comparison.
+            why = "a 'both' reading answers no comparison"
+            return Verdict(None, "comparative-both", why, f, v.hits, v.cues)
+        if v.rule == "mention" and any(w.isdigit() for w in r.words):
+            # "The right kidney measures 11.2 cm" to "Which is larger?": one option measured,
+            # nothing compared.
+            why = "measures an option without comparing it"
+            return Verdict(None, "comparative-measure", why, f, v.hits, v.cues)
+    return v
 
 
 def label_answer(text: str, opts: Options, lex: Lexicon) -> Verdict:

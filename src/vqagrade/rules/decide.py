@@ -147,6 +147,11 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         if other and not direct and not (len(other) <= 2 and about):
             why = f"a both/none cue about something else ('{' '.join(other[:3])}')"
             return verdict(None, "cue-elsewhere", why)
+        if other and not direct and _finding_apart(r, first, opts):
+            # "Both lobes are heterogeneous; a dominant nodule is seen": the cue speaks of
+            # another predicate; the finding asked about is named in another clause.
+            why = "a both/none cue in another clause than the finding asked about"
+            return verdict(None, "cue-elsewhere", why)
     if both_cue and _counting(opts, lex):
         both_cue = []  # "Both lesions enhance" to "one lesion or multiple?" counts lesions
     if both_cue and hits:
@@ -174,6 +179,9 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             return verdict(None, "contradiction", "a 'both' cue next to a denied option")
         if aff in ({Label.A, Label.B}, set()):
             return verdict(Label.BOTH, "both-cue", "a 'both' cue affirms both options")
+        if _graded(r, hits, lex):
+            why = "a 'both' cue with the sides ranked ('right greater than left')"
+            return verdict(Label.BOTH, "both-graded", why)
         return verdict(None, "contradiction", "a 'both' cue but only one option affirmed")
     if none_cue:
         if aff:
@@ -221,6 +229,32 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
         return verdict(absent[0], "subject-absent", why)
     return verdict(None, "no-option", "names neither option")
+
+
+def _finding_apart(r: Reading, cue: int, opts: Options) -> bool:
+    """The question's finding is named only outside the clause of the cue at word `cue`."""
+    found = [k for k, w in enumerate(r.words) if w in opts.question_findings]
+    if not found:
+        return False
+    lo, hi = clause_start(r, r.starts[cue]), clause_end(r, r.ends[cue])
+    return all(not lo <= r.starts[k] < hi for k in found)
+
+
+def _graded(r: Reading, hits: list[Hit], lex: Lexicon) -> bool:
+    """Every mention stands beside a grading word in its clause ("right greater than left",
+    "prédominant à droite"): it ranks the sides of a bilateral finding, it does not choose."""
+    words = r.words
+    grading = lex.grading
+    for h in hits:
+        lo, hi = clause_start(r, h.start), clause_end(r, h.end)
+        near = [
+            k
+            for k in range(max(0, h.first - 3), min(len(words), h.last + 4))
+            if lo <= r.starts[k] < hi and words[k] in grading
+        ]
+        if not near:
+            return False
+    return bool(hits)
 
 
 def _subject_absent(

@@ -48,6 +48,10 @@ class Focus:
     reconsidered: str = ""
     """The reasoning before a final answer, from its last self-correction on: must not name
     the other option ("Right. On second thought ... a left eye. Final answer: right")."""
+    retraction: str | None = None
+    """What follows a self-correction in the text after an explicit final answer ("Answer:
+    T2. Actually, I can't be certain ..."): must choose the same option, or the answer is
+    withdrawn. None when the rationale holds no self-correction."""
 
 
 @lru_cache(maxsize=8)
@@ -124,6 +128,20 @@ def _after_correction(t: str, low: str, lex: Lexicon) -> str:
     return found.text if found.how == "self-correction" else ""
 
 
+def _retraction(after: str, lex: Lexicon) -> str | None:
+    """The text after the last self-correction that opens a clause of `after` (the text after
+    a final answer, so a correction at its start counts), or None when it has none."""
+    pattern, probe = _corrections(lex)
+    if not after or probe.search(after.lower()) is None:
+        return None
+    found = None
+    for m in pattern.finditer(after):
+        before = after[: m.start()].rstrip()
+        if not before or before[-1] in _CLAUSE_OPEN:
+            found = m
+    return None if found is None else after[found.end() :].strip()
+
+
 def _structured(t: str) -> str | None:
     """A JSON object answer as plain text: its answer key's value, or "X and Y. no Z." from
     yes/no values (None when `t` is not a JSON object)."""
@@ -190,7 +208,7 @@ def _find(text: str, lex: Lexicon) -> Focus:
                 after = clean[clean.find(answer) + len(answer) :].strip(" *\n")
                 cut = marks[-1].start()
                 before = _after_correction(t[:cut], low[:cut], lex)
-                return Focus(answer, "final-answer marker", after, before)
+                return Focus(answer, "final-answer marker", after, before, _retraction(after, lex))
     if "**" in t or "__" in t:
         # Only a lone bold span that ends the answer is the answer ("... is **solid**.");
         # bold section labels ("**Left:** ..."), emphasis mid-sentence or several bold

@@ -45,7 +45,14 @@ def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
     for label, opt, other in ((Label.A, opts.a, opts.b), (Label.B, opts.b, opts.a)):
         phrases = {opt.words, opt.key}
         phrases.update((w,) for w in opt.key if w not in lex.generic and w not in other.words)
-        phrases.update((w,) for w in opt.surface if w not in other.surface and w not in other.words)
+        # The head of a fixed term does not name the term alone: "the distal colon" is not
+        # the sigmoid colon.
+        heads = {w.rsplit("_", 1)[1] for w in opt.words if "_" in w}
+        phrases.update(
+            (w,)
+            for w in opt.surface
+            if w not in other.surface and w not in other.words and w not in heads
+        )
         for w in opt.key:
             # "a CT angiogram" names option CT, unless the other option is the narrower term
             phrases.update(
@@ -149,7 +156,10 @@ def drop_other_terms(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -
     bacteria?"), so it stays and the answer is read with both."""
     kept: list[Hit] = []
     heads: list[Hit] = []
+    qualities = _quality_options(opts, lex)
     for h in hits:
+        if qualities and _noun_for_quality(r, h, opts, lex):
+            continue
         why = _part_of_other_term(r, h, opts, lex) if h.first == h.last else None
         if why is None:
             kept.append(h)
@@ -214,6 +224,26 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
 
 
 _JOINERS = frozenset({"-", "\u2013", "/"})
+
+
+def _quality_options(opts: Options, lex: Lexicon) -> bool:
+    """Both options are qualities written as adjectives ("arterial or portal venous",
+    "cystic or solid"): a noun of the same stem names a thing, not the quality."""
+    return all(o.surface and all(_adjective(w, lex) for w in o.surface) for o in (opts.a, opts.b))
+
+
+def _adjective(word: str, lex: Lexicon) -> bool:
+    return len(word) > 4 and word.endswith(lex.adjective_suffixes)
+
+
+def _noun_for_quality(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
+    """A vessel named as a noun where the option is a quality ("the portal vein" for the
+    portal venous phase, "arteries" for arterial): it names a vessel that is seen, not the
+    option."""
+    said = [t.text for t in lex.canon.base(r.focus[h.start : h.end])]
+    own = opts.a if h.option is Label.A else opts.b
+    vessels = lex.grammar["vessel_nouns"]
+    return any(w in vessels and w not in own.surface for w in said)
 
 
 def _modifier_like(word: str, lex: Lexicon) -> bool:

@@ -4,6 +4,8 @@ after it ("the radius is intact"), carried over coordinated mentions ("no X or Y
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ..labels import Label
 from ..lexicon import Lexicon
 from .options import Options, stem
@@ -30,7 +32,7 @@ def negate(
     out: list[Hit] = []
     confirmed: set[Label] = set()
     for h in hits:
-        cue = _cue_before(r, h, lex)
+        cue = _cue_before(r, h, lex) or _finding_denied(r, h, opts, lex)
         if cue is None:
             cue, state = _cue_after(r, h, hits, opts, lex)
             if state and opts.state_question:
@@ -97,6 +99,35 @@ def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
             return None
         i -= 1
     return None
+
+
+def _finding_denied(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str | None:
+    """A clause that opens by denying the question's finding denies it at the option it
+    names further on, however far: "No obvious stone is seen in the left kidney" says
+    nothing of a stone in the left kidney but that there is none."""
+    words, starts = r.words, r.starts
+    lo = clause_start(r, h.start)
+    k = bisect_left(starts, lo)
+    if (
+        k >= h.first
+        or words[k] not in ("no", "without")
+        or lex.neg_pseudo.match_at(words, k) is not None
+    ):
+        return None
+    option_words = opts.a.words + opts.b.words
+    finding = next(
+        (
+            m
+            for m in range(k + 1, min(k + 4, h.first))
+            if (words[m] in opts.context or stem(words[m]) in opts.context)
+            and words[m] not in option_words
+            and words[m] not in lex.stopwords
+        ),
+        None,
+    )
+    if finding is None or any(w in lex.scope_end for w in words[finding + 1 : h.first]):
+        return None
+    return words[k]
 
 
 def _cue_after(

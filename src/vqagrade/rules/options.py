@@ -396,6 +396,7 @@ def _restore(
         # "the gallbladder visualised or not visualised": X is what Y denies -> visualised
         xt, xb = xt[xb[-ny].start :], xb[-ny:]
     aligned = bool(yb) and xb[-1].text == yb[-1].text  # "well differentiated or poorly ..."
+    subject_cut = False  # X was cut after the subject's noun: X is whole, nothing to restore
     if trim and not pp and aligned and len(xb) > len(yb):
         # "the carcinoma well differentiated or poorly differentiated": as long as Y
         xt, xb = xt[xb[len(xb) - len(yb)].start :], xb[len(xb) - len(yb) :]
@@ -403,8 +404,11 @@ def _restore(
         # Keep X parallel to Y: "the bacteria Gram-positive or Gram-negative" ->
         # Gram-positive; "the mass in the liver regular or irregular" -> regular.
         cut = next((k for k in range(1, len(xb)) if _parallel(xb[k].text, yb[0].text, lex)), None)
-        if cut is None and _adjective(xb[-1].text, lex) and not _adjective(xb[0].text, lex):
-            cut = len(xb) - 1  # "the nodule solid or ground-glass" -> solid
+        if cut is None and _adjective(xb[-1].text, lex) and not _adjective(xb[-2].text, lex):
+            # "the nodule solid or ground-glass" -> solid; "the contrast phase arterial or
+            # portal venous" -> arterial (the noun before the adjective is the subject's)
+            cut = len(xb) - 1
+            subject_cut = True
         if cut is None and len(xb) > len(yb) and _parallel(xb[0].text, yb[0].text, lex):
             # "multiple lesions or just 1" -> "just 1 lesions": Y takes X's head noun.
             yt = f"{yt} {xt[xb[len(yb)].start :]}"
@@ -429,7 +433,8 @@ def _restore(
     x_from = x[0].start if x_from < 0 else x_from
     n = len(xb)
     restorable = (
-        "/" not in yt
+        not subject_cut
+        and "/" not in yt
         and bool(yb)
         and yb[0].text not in lex.or_not
         and not any(t.text == xb[0].text for t in yb)

@@ -39,6 +39,9 @@ _POST_GAP = 2
 # Last words that leave a coordination open: the answer was cut off ("left kidney and the").
 _DANGLING = frozenset({"and", "or", "nor", "but", "versus", "vs"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
+# Last words that open a complement the answer never gives ("On balance this is"); "a" is
+# left out, since it ends names ("hepatitis A", "type A").
+_OPEN = frozenset({"is", "are", "was", "were", "be", "of", "the", "an", "with"})
 _FUZZY_MIN_LEN = 5
 _FUZZY_SCORE = 85.0
 _FUZZY_MARGIN = 12.0
@@ -96,9 +99,12 @@ class Reading:
     lead: str | None = None
     rationale: str = ""
     reconsidered: str = ""
-    choice_hedge: Verdict | None = None
-    """A hedge that withholds a choice between two options ("suspicious for", "cannot
-    distinguish"): the two-option reader abstains on it, the yes/no reader reads on."""
+    retraction: str | None = None
+    two_option_early: Verdict | None = None
+    """A verdict only the two-option reader abstains on: a hedge that withholds a choice
+    between two options ("suspicious for", "cannot distinguish"), or an answer cut off after
+    a word that opens a complement ("On balance this is"). The yes/no reader reads its own
+    hedges clause by clause and its own truncation."""
 
 
 def read_answer(text: str, lex: Lexicon) -> Reading:
@@ -137,12 +143,12 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
             i, j = found[0]
             cue = " ".join(words[i:j])
             return Reading(f, Verdict(None, name, f"{name}: '{cue}'", f, cues=(f"{name}:{cue}",)))
-    choice_hedge = None
+    two_option_early = None
     held = lex.choice_hedge.find(words)
     if held:
         i, j = held[0]
         cue = " ".join(words[i:j])
-        choice_hedge = Verdict(None, "hedge", f"hedge: '{cue}'", f, cues=(f"hedge:{cue}",))
+        two_option_early = Verdict(None, "hedge", f"hedge: '{cue}'", f, cues=(f"hedge:{cue}",))
     yes_no = False
     lead: str | None = None
     if words[0] in lex.yes or words[0] in lex.no:
@@ -164,6 +170,9 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
     ):
         cut = Verdict(None, "truncated", "the answer is cut off inside a coordination", f)
         return Reading(f, cut)
+    if two_option_early is None and len(words) > 2 and tail[-1:].isalpha() and words[-1] in _OPEN:
+        why = "the answer is cut off before its complement"
+        two_option_early = Verdict(None, "truncated", why, f)
     if tail.endswith(":"):
         cut = Verdict(None, "truncated", "the answer stops after a heading ('X:')", f)
         return Reading(f, cut)
@@ -199,7 +208,8 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
         lead=lead,
         rationale=focus.rationale,
         reconsidered=focus.reconsidered,
-        choice_hedge=choice_hedge,
+        retraction=focus.retraction,
+        two_option_early=two_option_early,
     )
 
 
