@@ -233,7 +233,10 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
 
 def _finding_apart(r: Reading, cue: int, opts: Options) -> bool:
     """The question's finding is named only outside the clause of the cue at word `cue`."""
-    found = [k for k, w in enumerate(r.words) if w in opts.question_findings]
+    findings = opts.findings
+    if findings.isdisjoint(r.words):
+        return False
+    found = [k for k, w in enumerate(r.words) if w in findings]
     if not found:
         return False
     lo, hi = clause_start(r, r.starts[cue]), clause_end(r, r.ends[cue])

@@ -82,13 +82,23 @@ def _patterns(
 
 @lru_cache(maxsize=8)
 def _corrections(lex: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A pattern for the self-correction markers and a cheap probe for them: each marker's
-    longest word ("i" would be found in every answer), searched in one pass."""
-    alts = [r"\W+".join(re.escape(w) for w in m.split()) for m in lex.corrections]
-    pattern = re.compile(r"\b(?:" + "|".join(alts or ["$^"]) + r")\b[\s,:;.\u2014\u2013-]*", re.I)
-    firsts = sorted({max(m.split(), key=len).lower() for m in lex.corrections})
-    probe = re.compile("|".join(re.escape(w) for w in firsts) or "$^")  # on lower case
+    """A pattern for the self-correction markers and a cheap probe for them: a marker right
+    after a clause break, the only place one counts. The probe opens with a character class,
+    so the regex engine skips to the few clause breaks of an answer instead of trying every
+    marker at every position (measured 2.5x faster than a probe for the markers' words; the
+    probe reads lower-cased text, case-insensitive matching costs as much again)."""
+    alts = "|".join([r"\W+".join(re.escape(w) for w in m.split()) for m in lex.corrections])
+    pattern = re.compile(r"\b(?:" + (alts or "$^") + r")\b[\s,:;.\u2014\u2013-]*", re.I)
+    opens = re.escape("".join(sorted(_CLAUSE_OPEN)))
+    low = "|".join([r"\W+".join(re.escape(w.lower()) for w in m.split()) for m in lex.corrections])
+    probe = re.compile(r"[" + opens + r"]\s*(?:" + (low or "$^") + r")\b")  # on lower case
     return pattern, probe
+
+
+def _may_correct(t: str, probe: re.Pattern[str]) -> bool:
+    """Whether `t` may hold a self-correction that opens a clause (a superset of the exact
+    test in `_corrected`, which also takes a marker after leading white space)."""
+    return t[:1].isspace() or probe.search(t.lower()) is not None
 
 
 def find_focus(text: str, lex: Lexicon) -> Focus:
@@ -98,15 +108,16 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
         text: the raw answer.
         lex: the lexicon (role tags and answer markers).
     """
-    focus = _find(text, lex)
-    return _corrected(focus, lex)
+    focus, low = _find(text, lex)
+    return _corrected(focus, lex, low)
 
 
-def _corrected(focus: Focus, lex: Lexicon) -> Focus:
-    """The text after the last self-correction that opens a clause ("Left. Actually, ...")."""
+def _corrected(focus: Focus, lex: Lexicon, low: str | None = None) -> Focus:
+    """The text after the last self-correction that opens a clause ("Left. Actually, ...");
+    `low` is the focus lower-cased, when the caller has it."""
     t = focus.text
     pattern, probe = _corrections(lex)
-    if probe.search(t.lower()) is None:
+    if not (t[:1].isspace() or probe.search(t.lower() if low is None else low) is not None):
         return focus
     found = None
     for m in pattern.finditer(t):
@@ -119,10 +130,15 @@ def _corrected(focus: Focus, lex: Lexicon) -> Focus:
     return Focus(rest, "self-correction") if any(c.isalpha() for c in rest) else focus
 
 
-def _after_correction(t: str, low: str, lex: Lexicon) -> str:
-    """The text after the last self-correction of `t` (`low` is it in lower case), or ""
-    when it has none."""
-    if not t or _corrections(lex)[1].search(low) is None:
+def _after_correction(t: str, low: str | None, lex: Lexicon) -> str:
+    """The text after the last self-correction of `t`, or "" when it has none. `low`, when
+    given, is a lower-cased text as long as the one `t` was cut from, starting with `t`
+    lower-cased: it is probed up to the length of `t`, without a copy."""
+    if not t:
+        return ""
+    probe = _corrections(lex)[1]
+    hit = probe.search(t.lower()) if low is None else probe.search(low, 0, len(t))
+    if not (t[:1].isspace() or hit is not None):
         return ""
     found = _corrected(Focus(t, ""), lex)
     return found.text if found.how == "self-correction" else ""
@@ -132,7 +148,7 @@ def _retraction(after: str, lex: Lexicon) -> str | None:
     """The text after the last self-correction that opens a clause of `after` (the text after
     a final answer, so a correction at its start counts), or None when it has none."""
     pattern, probe = _corrections(lex)
-    if not after or probe.search(after.lower()) is None:
+    if not after or (pattern.match(after) is None and not _may_correct(after, probe)):
         return None
     found = None
     for m in pattern.finditer(after):
@@ -176,22 +192,23 @@ def _structured(t: str) -> str | None:
     return ". ".join(parts)
 
 
-def _find(text: str, lex: Lexicon) -> Focus:
+def _find(text: str, lex: Lexicon) -> tuple[Focus, str | None]:
+    """The focus, and the focus lower-cased when it was made on the way (else None)."""
     role, final, conclusion, conclusion_words = _patterns(lex)
     t = text.strip()
     if t[:1] in ("{", "`"):
         rendered = _structured(t)
         if rendered is not None:
-            return Focus(rendered, "structured answer")
+            return Focus(rendered, "structured answer"), None
     # Cheap character probes first: most answers have no tags, markers or bold text.
     if "<" in t:
         tags = _ANSWER_TAG.findall(t)
         if tags:
-            return Focus(_clean(tags[-1], role), "answer tag")
+            return Focus(_clean(tags[-1], role), "answer tag"), None
         if _THINK_OPEN.search(t):
             stripped = _THINK.sub(" ", t).strip()
             if not stripped:
-                return Focus("", "unfinished reasoning")
+                return Focus("", "unfinished reasoning"), None
             t = stripped
     if ":" in t:
         t = role.sub("", t).strip()
@@ -207,8 +224,11 @@ def _find(text: str, lex: Lexicon) -> Focus:
                 answer = _first_sentence(clean)
                 after = clean[clean.find(answer) + len(answer) :].strip(" *\n")
                 cut = marks[-1].start()
-                before = _after_correction(t[:cut], low[:cut], lex)
-                return Focus(answer, "final-answer marker", after, before, _retraction(after, lex))
+                # Lower-casing may change a length (a dotted capital I): then no offsets.
+                same = len(low) == len(t)
+                before = _after_correction(t[:cut], low if same else None, lex)
+                focus = Focus(answer, "final-answer marker", after, before, _retraction(after, lex))
+                return focus, None
     if "**" in t or "__" in t:
         # Only a lone bold span that ends the answer is the answer ("... is **solid**.");
         # bold section labels ("**Left:** ..."), emphasis mid-sentence or several bold
@@ -218,13 +238,13 @@ def _find(text: str, lex: Lexicon) -> Focus:
             b = (spans[0].group(1) or spans[0].group(2)).strip()
             tail = t[spans[0].end() :].strip()
             if len(b.split()) <= _MAX_BOLD_WORDS and not b.endswith(":") and tail in ("", ".", "!"):
-                return Focus(b, "bold answer")
+                return Focus(b, "bold answer"), None
     if (
         not any(w in low for w in conclusion_words)
         or not _HAS_SENTENCE_BREAK.search(t)
         or not conclusion.search(t)
     ):
-        return Focus(t, "whole answer")
+        return Focus(t, "whole answer"), low if len(low) == len(t) else None
     sentences = [s for s in _SENTENCE_SPLIT.split(t) if s.strip()]
     if len(sentences) > 1:
         for k in range(len(sentences) - 1, -1, -1):
@@ -233,8 +253,8 @@ def _find(text: str, lex: Lexicon) -> Focus:
             if m and s[m.end() :].strip():
                 # From the conclusion to the end: a later correction still counts.
                 rest = " ".join([s[m.end() :].strip(), *(x.strip() for x in sentences[k + 1 :])])
-                return Focus(rest, "concluding sentence")
-    return Focus(t, "whole answer")
+                return Focus(rest, "concluding sentence"), None
+    return Focus(t, "whole answer"), low if len(low) == len(t) else None
 
 
 def _clean(text: str, role: re.Pattern[str]) -> str:

@@ -226,6 +226,7 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
 _JOINERS = frozenset({"-", "\u2013", "/"})
 
 
+@lru_cache(maxsize=65536)
 def _quality_options(opts: Options, lex: Lexicon) -> bool:
     """Both options are qualities written as adjectives ("arterial or portal venous",
     "cystic or solid"): a noun of the same stem names a thing, not the quality."""
@@ -240,9 +241,12 @@ def _noun_for_quality(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
     """A vessel named as a noun where the option is a quality ("the portal vein" for the
     portal venous phase, "arteries" for arterial): it names a vessel that is seen, not the
     option."""
+    vessels = lex.grammar["vessel_nouns"]
+    # Cheap probe first: the canonical word ends with a vessel noun ("portal_vein", "artery").
+    if not any(w.rsplit("_", 1)[-1] in vessels for w in r.words[h.first : h.last + 1]):
+        return False
     said = [t.text for t in lex.canon.base(r.focus[h.start : h.end])]
     own = opts.a if h.option is Label.A else opts.b
-    vessels = lex.grammar["vessel_nouns"]
     return any(w in vessels and w not in own.surface for w in said)
 
 
