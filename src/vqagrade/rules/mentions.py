@@ -326,6 +326,8 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
     if not hits:
         return None
     words, f = r.words, r.focus
+    if _unread_words(lex).isdisjoint(words) and "/" not in f:
+        return _echo(r, hits, opts, lex)  # the common case: none of the cues below
     unassessed = lex.unassessed.find(words) if not lex.unassessed_ends.isdisjoint(words) else []
     for i, _ in unassessed:
         for h in hits:
@@ -352,6 +354,19 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
                 f[max(0, h.start - 4) : h.start]
             ):
                 return "an option joined to another word by a slash"
+    return _echo(r, hits, opts, lex)
+
+
+@lru_cache(maxsize=8)
+def _unread_words(lex: Lexicon) -> frozenset[str]:
+    """Every word that may open a cue `unread_mention` reads (one probe for all of them)."""
+    firsts = {p[0] for p in lex.unassessed.phrases} | {p[0] for p in lex.relative_sides.phrases}
+    return frozenset(firsts | lex.unassessed_ends | lex.equal | lex.partial)
+
+
+def _echo(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """An echo of the question that stops at option A ("Which is bigger, liver")."""
+    words, f = r.words, r.focus
     last = hits[-1]
     tail = f.rstrip()
     if (
