@@ -347,6 +347,19 @@ class Lexicon:
                 found = {x for m in members for x in self.canon.words(m)}
                 self.narrower[w] = self.narrower.get(w, frozenset()) | found
         self.grammar = {n: frozenset(lists.get(f"grammar.{n}", [])) for n in GRAMMAR_LISTS}
+        # Probes built once for the labelling rules: every word that may open a cue the
+        # unread-mention rules read, and the words that may follow a denied finding ("no
+        # stone is seen") without naming another noun.
+        self.unread_words = frozenset(
+            {p[0] for p in self.unassessed.phrases}
+            | {p[0] for p in self.relative_sides.phrases}
+            | self.unassessed_ends
+            | self.equal
+            | self.partial
+        )
+        self.follow_words = frozenset(
+            self.stopwords | self.grammar["copula"] | self.grammar["visibility"] | self.q_verbs
+        )
         self.landmark = phrases("places.landmark")
         self.image_frame = words("places.image_frame")
         self.patient_frame = words("places.patient_frame")

@@ -93,7 +93,8 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             return Verdict(None, "contradiction", "the letter and the words disagree", f)
         return rest
     m = option_matcher(opts, lex)
-    found = drop_other_terms(r, drop_other_structures(r, find_hits(r, m), opts, lex), opts, lex)
+    found = drop_other_structures(r, find_hits(r, m), opts, lex)
+    found = drop_other_terms(r, found, opts, lex, m.qualities)
     hits = drop_conditional(r, found, lex)
     if found and not hits:
         why = "names the options only in general or hypothetical statements"

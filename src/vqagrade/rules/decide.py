@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from functools import lru_cache
 from typing import Any
 
 from ..labels import Label
@@ -288,14 +287,6 @@ def _subject_absent(
     return None
 
 
-@lru_cache(maxsize=8)
-def _follow_words(lex: Lexicon) -> frozenset[str]:
-    """Words that may follow a denied finding without naming another noun ("no stone is")."""
-    return frozenset(
-        lex.stopwords | lex.grammar["copula"] | lex.grammar["visibility"] | lex.q_verbs
-    )
-
-
 def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
     """The finding the question asks about, denied in a clause that names no option ("No
     renal calculi are seen" to "Which kidney has a stone?")."""
@@ -305,7 +296,7 @@ def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
     if findings.isdisjoint(r.words):
         return None
     words = r.words
-    follow = _follow_words(lex)
+    follow = lex.follow_words
     for k, w in enumerate(words):
         if w not in findings:
             continue

@@ -36,6 +36,8 @@ class _Matcher:
     owner: dict[tuple[str, ...], Label]
     fuzzy_keys: tuple[tuple[str, Label], ...]
     both_owner: Label | None
+    qualities: bool
+    """Both options are qualities written as adjectives (see _quality_options)."""
 
 
 @lru_cache(maxsize=65536)
@@ -95,7 +97,7 @@ def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
         fuzzy = tuple(
             (p[0], lab) for p, lab in owner.items() if len(p) == 1 and len(p[0]) >= _FUZZY_MIN_LEN
         )
-    return _Matcher(PhraseSet(owner), owner, fuzzy, both_owner)
+    return _Matcher(PhraseSet(owner), owner, fuzzy, both_owner, _quality_options(opts, lex))
 
 
 def find_hits(r: Reading, m: _Matcher) -> list[Hit]:
@@ -148,7 +150,9 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
     return out
 
 
-def drop_other_terms(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hit]:
+def drop_other_terms(
+    r: Reading, hits: list[Hit], opts: Options, lex: Lexicon, qualities: bool | None = None
+) -> list[Hit]:
     """Drop one-word mentions of a longer option that name something else (see
     _part_of_other_term). A word followed by another head is dropped only when no mention
     of the other option remains: beside one, dropping it would leave the other option alone
@@ -156,7 +160,8 @@ def drop_other_terms(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -
     bacteria?"), so it stays and the answer is read with both."""
     kept: list[Hit] = []
     heads: list[Hit] = []
-    qualities = _quality_options(opts, lex)
+    if qualities is None:
+        qualities = _quality_options(opts, lex)
     for h in hits:
         if qualities and _noun_for_quality(r, h, opts, lex):
             continue
@@ -226,7 +231,6 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
 _JOINERS = frozenset({"-", "\u2013", "/"})
 
 
-@lru_cache(maxsize=65536)
 def _quality_options(opts: Options, lex: Lexicon) -> bool:
     """Both options are qualities written as adjectives ("arterial or portal venous",
     "cystic or solid"): a noun of the same stem names a thing, not the quality."""
@@ -326,7 +330,7 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
     if not hits:
         return None
     words, f = r.words, r.focus
-    if _unread_words(lex).isdisjoint(words) and "/" not in f:
+    if lex.unread_words.isdisjoint(words) and "/" not in f:
         return _echo(r, hits, opts, lex)  # the common case: none of the cues below
     unassessed = lex.unassessed.find(words) if not lex.unassessed_ends.isdisjoint(words) else []
     for i, _ in unassessed:
@@ -355,13 +359,6 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
             ):
                 return "an option joined to another word by a slash"
     return _echo(r, hits, opts, lex)
-
-
-@lru_cache(maxsize=8)
-def _unread_words(lex: Lexicon) -> frozenset[str]:
-    """Every word that may open a cue `unread_mention` reads (one probe for all of them)."""
-    firsts = {p[0] for p in lex.unassessed.phrases} | {p[0] for p in lex.relative_sides.phrases}
-    return frozenset(firsts | lex.unassessed_ends | lex.equal | lex.partial)
 
 
 def _echo(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:

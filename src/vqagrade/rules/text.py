@@ -147,6 +147,13 @@ class Canonicalizer:
         self._level_probe = (
             re.compile(rf"\d\s?[-\u2010\u2011\u2013\u2014/]\s?[{letters}]?\d") if letters else None
         )
+        # The same on ASCII text, where \d is [0-9]: a plain character class is scanned for
+        # several times faster than the Unicode digit category.
+        self._level_probe_ascii = (
+            re.compile(rf"[0-9]\s?[-\u2010\u2011\u2013\u2014/]\s?[{letters}]?[0-9]")
+            if letters
+            else None
+        )
         self._level_letters = frozenset(letters)
         self.case_sensitive = dict(case_sensitive or {})
         keep = frozenset(no_fold)
@@ -200,7 +207,8 @@ class Canonicalizer:
         raw, starts, ends = parts[1::2], offsets[1:-1:2], offsets[2:-1:2]
         if "t" in raw:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
-        if self._level_probe is not None and self._level_probe.search(low) is not None:
+        probe = self._level_probe_ascii if low.isascii() else self._level_probe
+        if probe is not None and probe.search(low) is not None:
             raw, starts, ends = self._join_levels(low, raw, starts, ends)
         if self.roman and not self.numbered.isdisjoint(raw):
             raw = self._arabic(raw)
