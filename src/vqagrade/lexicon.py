@@ -357,6 +357,7 @@ class Lexicon:
             | self.equal
             | self.partial
         )
+        self.sequence_words = frozenset(w for w, c in self.parallel.items() if "sequence" in c)
         self.follow_words = frozenset(
             self.stopwords | self.grammar["copula"] | self.grammar["visibility"] | self.q_verbs
         )

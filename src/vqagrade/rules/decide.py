@@ -234,7 +234,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
 def _finding_apart(r: Reading, cue: int, opts: Options) -> bool:
     """The question's finding is named only outside the clause of the cue at word `cue`."""
     findings = opts.findings
-    if findings.isdisjoint(r.words):
+    if findings.isdisjoint(r.wordset):
         return False
     found = [k for k, w in enumerate(r.words) if w in findings]
     if not found:
@@ -293,7 +293,7 @@ def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
     if not opts.abnormal_question or opts.source == "or-not" or opts.complementary:
         return None
     findings = lex.grammar["finding_words"]
-    if findings.isdisjoint(r.words):
+    if findings.isdisjoint(r.wordset):
         return None
     words = r.words
     follow = lex.follow_words

@@ -104,7 +104,7 @@ def find_hits(r: Reading, m: _Matcher) -> list[Hit]:
     words, starts, ends = r.words, r.starts, r.ends
     hits: list[Hit] = []
     taken: set[int] = set()
-    for i, j in m.phrases.find(words):
+    for i, j in m.phrases.find(words, r.wordset):
         hits.append(Hit(m.owner[words[i:j]], i, j - 1, starts[i], ends[j - 1], "word"))
         taken.update(range(i, j))
     if m.fuzzy_keys and r.oov:
@@ -229,6 +229,8 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
 
 
 _JOINERS = frozenset({"-", "\u2013", "/"})
+# The classes of a word without any (read only; no new empty set per lookup).
+_NO_CLASSES: frozenset[str] = frozenset()
 
 
 def _quality_options(opts: Options, lex: Lexicon) -> bool:
@@ -269,14 +271,14 @@ def _contradicted(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
     own = opts.a if h.option is Label.A else opts.b
     if len(own.words) < 2:
         return False
-    own_classes = {w: lex.parallel.get(w, set()) for w in own.words}
+    own_classes = {w: lex.parallel.get(w, _NO_CLASSES) for w in own.words}
     for k in (h.first - 1, h.last + 1):
         if k < 0 or k >= len(r.words):
             continue
         near = r.words[k]
         if near in own.words:
             continue
-        classes = lex.parallel.get(near, set())
+        classes = lex.parallel.get(near, _NO_CLASSES)
         if any(classes & c for w, c in own_classes.items() if w != r.words[h.first]):
             return True
     return False
@@ -284,7 +286,7 @@ def _contradicted(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
 
 def _other_marker(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
     """ "HER2 negative" when the question asks about ER: positive/negative of another marker."""
-    if "stain" not in lex.parallel.get(r.words[h.first], set()):
+    if "stain" not in lex.parallel.get(r.words[h.first], _NO_CLASSES):
         return False
     k = h.first - 1
     while k >= 0 and r.words[k] in lex.grammar["stain_filler"]:
@@ -299,16 +301,19 @@ def _other_marker(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
 
 def qualifier_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
     """An answer about another MRI sequence than the question's ("bright on T2" for "on T1")."""
+    if not hits:
+        return None
+    named = r.wordset & lex.sequence_words  # most answers name no sequence
+    if not named:
+        return None
     option_words = set(opts.a.words) | set(opts.b.words)
-    said = {
-        w for w in r.words if "sequence" in lex.parallel.get(w, set()) and w not in option_words
-    }
-    if not hits or not said:
+    said = named - option_words
+    if not said:
         return None
     asked = {
         w
         for w in opts.context
-        if "sequence" in lex.parallel.get(w, set()) and w not in option_words
+        if "sequence" in lex.parallel.get(w, _NO_CLASSES) and w not in option_words
     }
     if asked and not said & asked:
         told, wanted = " ".join(sorted(said)), " ".join(sorted(asked))
@@ -330,7 +335,7 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
     if not hits:
         return None
     words, f = r.words, r.focus
-    if lex.unread_words.isdisjoint(words) and "/" not in f:
+    if lex.unread_words.isdisjoint(r.wordset) and "/" not in f:
         return _echo(r, hits, opts, lex)  # the common case: none of the cues below
     unassessed = lex.unassessed.find(words) if not lex.unassessed_ends.isdisjoint(words) else []
     for i, _ in unassessed:
@@ -348,7 +353,7 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
             if k >= 0 and words[k] in lex.partial and r.starts[k] >= clause_start(r, h.start):
                 return f"says an option holds only in part ('{words[k]} {words[h.first]}')"
     if lex.relative_sides.find(words) and any(
-        "laterality" in lex.parallel.get(words[h.first], set()) for h in hits
+        "laterality" in lex.parallel.get(words[h.first], _NO_CLASSES) for h in hits
     ):
         return "a side named relative to another ('contralateral')"
     if "/" in f:
@@ -381,7 +386,7 @@ def _echo(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | Non
 
 def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
     """Set aside mentions in sentences about what is usual or hypothetical ("would")."""
-    if not hits or (not lex.conditional.find(r.words) and "?" not in r.focus):
+    if not hits or (not lex.conditional.find(r.words, r.wordset) and "?" not in r.focus):
         return hits
     ends = [m.start() for m in _SENTENCE_END.finditer(r.focus)] + [len(r.focus)]
     hedged: set[int] = set()
@@ -395,7 +400,7 @@ def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
 
 def frame_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
     """A side read from the image when the question asks the patient's side, or the reverse."""
-    sides = [h for h in hits if "laterality" in lex.parallel.get(r.words[h.first], set())]
+    sides = [h for h in hits if "laterality" in lex.parallel.get(r.words[h.first], _NO_CLASSES)]
     if not sides:
         return None
     for h in sides:
@@ -435,7 +440,7 @@ def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexi
             continue
         if w in lex.stopwords or w in lex.grammar["copula"]:
             break  # the noun phrase after the side word has ended
-        if "position" in lex.parallel.get(w, set()):
+        if "position" in lex.parallel.get(w, _NO_CLASSES):
             continue  # "right lower lobe": the position words qualify the side
         if w in opts.context or stem(w) in opts.context or any(x.first == j for x in hits):
             return False

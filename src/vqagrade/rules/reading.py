@@ -95,6 +95,8 @@ class Reading:
     none_cue: tuple[tuple[int, int], ...] = ()
     letter: Label | None = None
     letter_rest: str | None = None
+    wordset: frozenset[str] = frozenset()
+    """The set of `words`: membership probes look up the fewer of two sets' members."""
     yes_no: bool = False
     lead: str | None = None
     rationale: str = ""
@@ -133,8 +135,9 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
     words, starts, ends = lex.canon.canon_arrays(f)
     if not words:
         return Reading(f, Verdict(None, "no-words", "the answer has no words", f))
+    ws = frozenset(words)
     for name, phrases in (("refusal", lex.refusal), ("junk", lex.junk), ("hedge", lex.hedge)):
-        found = phrases.find(words)
+        found = phrases.find(words, ws)
         if found and name == "hedge":
             # "no hemorrhage in either hemisphere" denies both: a none cue, not a hedge.
             negated = set(negated_either(words, lex))
@@ -144,7 +147,7 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
             cue = " ".join(words[i:j])
             return Reading(f, Verdict(None, name, f"{name}: '{cue}'", f, cues=(f"{name}:{cue}",)))
     two_option_early = None
-    held = lex.choice_hedge.find(words)
+    held = lex.choice_hedge.find(words, ws)
     if held:
         i, j = held[0]
         cue = " ".join(words[i:j])
@@ -181,7 +184,9 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
         return Reading(f, back)
     breaks = _break_positions(f)
     # Words that fuzzy matching may consider: long, alphabetic, not known English.
-    unknown = set(words).difference(vocabulary(), lex.known_words)
+    if lead is not None:
+        ws = frozenset(words)  # the lead yes/no was set apart
+    unknown = ws.difference(vocabulary(), lex.known_words)
     oov: tuple[int, ...] = ()
     if unknown:
         oov = tuple(
@@ -189,8 +194,8 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
             for i, w in enumerate(words)
             if w in unknown and len(w) >= _FUZZY_MIN_LEN and w.isalpha()
         )
-    both = tuple(lex.both.find(words))
-    none = tuple(lex.none.find(words)) + tuple(negated_either(words, lex))
+    both = tuple(lex.both.find(words, ws))
+    none = tuple(lex.none.find(words, ws)) + tuple(negated_either(words, lex))
     early = None
     if yes_no:
         early = Verdict(None, "yes-no", "a bare yes/no to a two-option question", f)
@@ -210,6 +215,7 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
         reconsidered=focus.reconsidered,
         retraction=focus.retraction,
         two_option_early=two_option_early,
+        wordset=ws,
     )
 
 

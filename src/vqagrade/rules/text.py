@@ -377,9 +377,15 @@ class PhraseSet:
                 return p
         return None
 
-    def find(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
-        """Non-overlapping (start, end) token ranges of phrases, scanning left to right."""
-        if self._by_first.keys().isdisjoint(words):  # the common case, decided in C
+    def find(
+        self, words: tuple[str, ...], wordset: frozenset[str] | None = None
+    ) -> list[tuple[int, int]]:
+        """Non-overlapping (start, end) token ranges of phrases, scanning left to right.
+
+        `wordset`: the set of `words` (or a superset), when the caller has it: the common
+        case, no phrase's first word there, is then decided by looking up the fewer of the
+        two sets' members, not every word."""
+        if self._by_first.keys().isdisjoint(words if wordset is None else wordset):
             return []
         out: list[tuple[int, int]] = []
         i, n = 0, len(words)
