@@ -124,12 +124,15 @@ def count_lines(path: Path) -> int:
     return n
 
 
-def ensure_workload(rows: int, seed: int) -> Path:
+def ensure_workload(rows: int, seed: int, *, distinct: bool = False) -> Path:
     """The workload file for ``rows`` rows, generated on first use."""
-    path = OUT / (f"workload-{rows}.jsonl" if seed == 0 else f"workload-{rows}-s{seed}.jsonl")
+    name = (
+        f"workload-{rows}" + ("" if seed == 0 else f"-s{seed}") + ("-distinct" if distinct else "")
+    )
+    path = OUT / f"{name}.jsonl"
     if not path.exists():
         start = time.perf_counter()
-        write_workload(path, rows, seed)
+        write_workload(path, rows, seed, distinct=distinct)
         took = time.perf_counter() - start
         print(f"generated {path.name}: {path.stat().st_size / 1e6:.1f} MB in {took:.1f} s")
     return path
@@ -210,11 +213,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--help-cmd", default=HELP_CMD, help="startup-time command")
     parser.add_argument("--help-runs", type=int, default=5)
     parser.add_argument("-o", "--output", type=Path, default=OUT / "speed.json")
+    parser.add_argument(
+        "--distinct", action="store_true", help="every pred unique (no answer repeats)"
+    )
     args = parser.parse_args(argv)
 
     OUT.mkdir(parents=True, exist_ok=True)
-    big = ensure_workload(args.rows, args.seed)
-    small = ensure_workload(args.small_rows, args.seed)
+    big = ensure_workload(args.rows, args.seed, distinct=args.distinct)
+    small = ensure_workload(args.small_rows, args.seed, distinct=args.distinct)
     rows, small_rows = count_lines(big), count_lines(small)
     scratch = OUT / "speed-scratch.jsonl"
     warm_cache(big)

@@ -299,15 +299,18 @@ def _gt(q: Question, rng: random.Random) -> tuple[str, str]:
     return label, rng.choice(forms[:3]) if rng.random() < 0.8 else rng.choice(forms)
 
 
-def generate(rows: int, seed: int = 0) -> Iterator[dict[str, Any]]:
-    """Yield ``rows`` workload rows (id, question, gt, pred), deterministic for a seed."""
+def generate(rows: int, seed: int = 0, *, distinct: bool = False) -> Iterator[dict[str, Any]]:
+    """Yield ``rows`` workload rows (id, question, gt, pred), deterministic for a seed.
+
+    ``distinct``: every pred carries a row-specific detail, so no two preds are equal (what
+    verbose models produce; defeats the per-answer memo entirely)."""
     rng = random.Random(seed)
     questions = build_questions(rng)
     for i in range(rows):
         q = questions[rng.randrange(len(questions))]
         gt_label, gt = _gt(q, rng)
         pred = _pred(q, gt_label, rng)
-        if rng.random() < 0.18:  # plus ~7% naturally unique preds: ~25% in all
+        if rng.random() < 0.18 or distinct:  # plus ~7% naturally unique preds: ~25% in all
             pred += rng.choice(DETAILS).format(i=i + 100_000, mm=rng.randint(3, 90))
         yield {"id": f"w{i:07d}", "question": q.text, "gt": gt, "pred": pred}
 
@@ -321,13 +324,13 @@ def _dumper() -> Callable[[dict[str, Any]], bytes]:
     return lambda row: orjson.dumps(row, option=option)
 
 
-def write_workload(path: Path, rows: int, seed: int = 0) -> None:
+def write_workload(path: Path, rows: int, seed: int = 0, *, distinct: bool = False) -> None:
     """Write the workload to ``path`` (parent folders created)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     dump = _dumper()
     tmp = path.with_name(path.name + ".part")
     with open(tmp, "wb", buffering=1 << 20) as out:
-        for row in generate(rows, seed):
+        for row in generate(rows, seed, distinct=distinct):
             out.write(dump(row))
     tmp.replace(path)  # a half-written workload never looks complete
 
@@ -337,9 +340,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--distinct", action="store_true", help="every pred unique")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    write_workload(args.output, args.rows, args.seed)
+    write_workload(args.output, args.rows, args.seed, distinct=args.distinct)
     took = time.perf_counter() - start
     size = args.output.stat().st_size / 1e6
     print(f"wrote {args.rows:,} rows ({size:.1f} MB) to {args.output} in {took:.1f} s",

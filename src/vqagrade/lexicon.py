@@ -6,7 +6,8 @@ data); users extend them with ``--lexicon FILE``. Sections:
 - ``[synonyms]`` canonical = [variants]: abbreviations, adjective forms, spellings.
 - ``[case_sensitive]`` canonical = [variants]: variants matched with their case ("US").
 - ``[tokens]``, ``[cues]``, ``[negation]``, ``[comparatives]``, ``[complements]``,
-  ``[question]``, ``[answer]``: word lists used by the answer grammar (see core.toml).
+  ``[question]``, ``[answer]``, ``[notation]``: word lists used by the answer grammar (see
+  core.toml).
 - ``[meta]``: ``name``, ``source``, ``license``, ``version`` (all four in a shipped file).
 
 An unknown section or key is refused with the list of valid ones (`sections`); every
@@ -43,12 +44,16 @@ GRAMMAR_LISTS = (
     "side_nouns",
     "comparison_filler",
     "plural_verbs",
+    "singular_verbs",
+    "finding_words",
     "concessive",
     "report_denials",
     "visibility",
     "exclusive_classes",
     "stain_filler",
     "question_negators",
+    "state_options",
+    "vessel_nouns",
 )
 
 _LIST_SECTIONS = {
@@ -64,14 +69,21 @@ _LIST_SECTIONS = {
         "both",
         "none",
         "hedge",
+        "choice_hedge",
         "conditional",
         "refusal",
         "junk",
         "yes",
         "no",
         "letter_words",
+        "also",
+        "relative_sides",
+        "grading",
+        "equal",
+        "partial",
+        "mixed",
     ),
-    "negation": ("before", "pseudo", "after", "after_state", "scope_end"),
+    "negation": ("before", "pseudo", "after", "after_state", "scope_end", "unassessed"),
     "complements": ("negative_prefixes",),
     "question": (
         "open_starts",
@@ -86,7 +98,14 @@ _LIST_SECTIONS = {
     ),
     "places": ("landmark", "image_frame", "patient_frame"),
     "grammar": GRAMMAR_LISTS,
-    "answer": ("role_tags", "final_markers", "conclusion_markers", "letter_prefixes"),
+    "notation": ("level_prefixes", "numbered", "roman"),
+    "answer": (
+        "role_tags",
+        "final_markers",
+        "conclusion_markers",
+        "letter_prefixes",
+        "corrections",
+    ),
     "yes_no": (
         "polar_starts",
         "frame",
@@ -257,8 +276,16 @@ class Lexicon:
         spelling = {
             v.lower(): canonical.lower() for canonical, vs in raw.spelling.items() for v in vs
         }
+        notation = {
+            "level_prefixes": lists.get("notation.level_prefixes", []),
+            "numbered": lists.get("notation.numbered", []),
+            "roman": dict(r.split("=", 1) for r in lists.get("notation.roman", []) if "=" in r),
+        }
         base = Canonicalizer(
-            join_prefixes=lists.get("tokens.join_prefixes", []), no_fold=no_fold, spelling=spelling
+            join_prefixes=lists.get("tokens.join_prefixes", []),
+            no_fold=no_fold,
+            spelling=spelling,
+            **notation,  # type: ignore[arg-type]
         )
 
         def btoks(phrase: str) -> tuple[str, ...]:
@@ -269,11 +296,18 @@ class Lexicon:
             target = btoks(canonical)
             for v in variants:
                 synonyms.setdefault(btoks(v), target)
+        terms: dict[tuple[str, ...], str] = {}
         for term in raw.terms:
             # A fixed term becomes one opaque word: its parts never name an option.
             words_ = btoks(term)
             if len(words_) > 1:
-                synonyms[words_] = ("_".join(words_),)
+                terms[words_] = "_".join(words_)
+        if terms:
+            # A synonym's canonical side is joined the same way ("portal venous" -> the term
+            # "portal vein"), since canonical words are not canonicalised again.
+            synonyms = {v: _join_terms(t, terms) for v, t in synonyms.items()}
+        for words_, joined in terms.items():
+            synonyms[words_] = (joined,)
         case_sensitive = {
             v: btoks(canonical) for canonical, vs in raw.case_sensitive.items() for v in vs
         }
@@ -283,6 +317,7 @@ class Lexicon:
             case_sensitive=case_sensitive,
             no_fold=no_fold,
             spelling=spelling,
+            **notation,  # type: ignore[arg-type]
         )
         self.sources = list(raw.sources)
 
@@ -314,6 +349,7 @@ class Lexicon:
         self.both = phrases("cues.both")
         self.none = phrases("cues.none")
         self.hedge = phrases("cues.hedge")
+        self.choice_hedge = phrases("cues.choice_hedge")
         self.conditional = phrases("cues.conditional")
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")
@@ -326,6 +362,15 @@ class Lexicon:
         self.neg_pseudo = phrases("negation.pseudo")
         self.neg_after = phrases("negation.after")
         self.neg_after_state = phrases("negation.after_state")
+        self.unassessed = phrases("negation.unassessed")
+        # Their last words, a cheap probe: the first is often "not", in many answers.
+        self.unassessed_ends = frozenset(p[-1] for p in self.unassessed.phrases)
+        self.also = phrases("cues.also")
+        self.relative_sides = phrases("cues.relative_sides")
+        self.grading = words("cues.grading")
+        self.equal = words("cues.equal")
+        self.partial = words("cues.partial")
+        self.mixed = words("cues.mixed")
         self.state_words = words("question.state_predicates")
         self.scope_end = words("negation.scope_end")
         self.comparatives = PhraseSet()
@@ -364,6 +409,20 @@ class Lexicon:
                 found = {x for m in members for x in self.canon.words(m)}
                 self.narrower[w] = self.narrower.get(w, frozenset()) | found
         self.grammar = {n: frozenset(lists.get(f"grammar.{n}", [])) for n in GRAMMAR_LISTS}
+        # Probes built once for the labelling rules: every word that may open a cue the
+        # unread-mention rules read, and the words that may follow a denied finding ("no
+        # stone is seen") without naming another noun.
+        self.unread_words = frozenset(
+            {p[0] for p in self.unassessed.phrases}
+            | {p[0] for p in self.relative_sides.phrases}
+            | self.unassessed_ends
+            | self.equal
+            | self.partial
+        )
+        self.sequence_words = frozenset(w for w, c in self.parallel.items() if "sequence" in c)
+        self.follow_words = frozenset(
+            self.stopwords | self.grammar["copula"] | self.grammar["visibility"] | self.q_verbs
+        )
         self.landmark = phrases("places.landmark")
         self.image_frame = words("places.image_frame")
         self.patient_frame = words("places.patient_frame")
@@ -373,9 +432,27 @@ class Lexicon:
         )
         self.conclusion_markers = tuple(lists.get("answer.conclusion_markers", []))
         self.letter_prefixes = frozenset(lists.get("answer.letter_prefixes", []))
+        self.corrections = tuple(lists.get("answer.corrections", []))
         # Every list as merged ("section.name" -> phrases), for the modules that build their
         # own vocabulary from a section of their own (yes_no.toml's [yes_no]).
         self.lists = {name: tuple(values) for name, values in lists.items()}
+
+
+def _join_terms(words: tuple[str, ...], terms: dict[tuple[str, ...], str]) -> tuple[str, ...]:
+    """`words` with every fixed term in them joined into its one word, longest first."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(len(words) - i, 1, -1):
+            joined = terms.get(words[i : i + n])
+            if joined is not None:
+                out.append(joined)
+                i += n
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return tuple(out)
 
 
 def load_lexicon(extra: Sequence[str | Path] = (), *, shipped: bool = True) -> Lexicon:

@@ -16,20 +16,58 @@ from .decide import decide
 from .mentions import (
     drop_conditional,
     drop_other_structures,
+    drop_other_terms,
     find_hits,
     frame_conflict,
     option_matcher,
     qualifier_conflict,
+    unread_mention,
 )
 from .negation import negate
 from .options import Options
-from .reading import Hit, Reading, Verdict, read_answer
+from .reading import _LETTER_MARK, Hit, Reading, Verdict, read_answer
 
 __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_answer"]
 
 
 def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     """Label a read answer against the question's options."""
+    v = _label_focus(r, opts, lex)
+    if r.retraction is not None and v.label in (Label.A, Label.B):
+        # "Answer: T2. Actually, I can't be certain ...": what follows the correction must
+        # choose the same option, or the answer is withdrawn.
+        if not r.retraction or label_answer(r.retraction, opts, lex).label is not v.label:
+            why = "the final answer is corrected after it is given"
+            return Verdict(None, "retracted", why, v.focus, v.hits, v.cues)
+    if (r.rationale or r.reconsidered) and v.label in (Label.A, Label.B):
+        other = Label.B if v.label is Label.A else Label.A
+        if (
+            r.rationale
+            and _may_name(r.rationale, opts, other)
+            and (label_answer(r.rationale, opts, lex).label is other)
+        ):
+            why = "the rationale after the final answer chooses the other option"
+            return Verdict(None, "rationale", why, v.focus, v.hits, v.cues)
+        if r.reconsidered and any(
+            h.option is other and h.negation is None
+            for h in label_answer(r.reconsidered, opts, lex).hits
+        ):
+            why = "the reasoning before the final answer corrected itself to the other option"
+            return Verdict(None, "reconsidered", why, v.focus, v.hits, v.cues)
+    return v
+
+
+def _may_name(text: str, opts: Options, label: Label) -> bool:
+    """Whether `text` holds a word of option `label` as written: a cheap test before reading
+    a rationale in full (most rationales after a final answer are notes like "Slice 15")."""
+    own = opts.a if label is Label.A else opts.b
+    low = text.lower()
+    return any(w in low for w in own.surface + own.words)
+
+
+def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
+    if r.two_option_early is not None:
+        return r.two_option_early
     if r.early is not None and r.yes_no and opts.source == "or-not":
         # "Is contrast used or not?" - "yes" affirms X, "no" answers "not".
         lab = Label.A if r.words and r.words[0] in lex.yes else Label.B
@@ -39,6 +77,11 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     f = r.focus
     if r.letter is not None:
         rest_text = r.letter_rest or ""
+        if any(
+            (m.group(1) or m.group(2)).upper() != r.letter.value
+            for m in _LETTER_MARK.finditer(rest_text)
+        ):
+            return Verdict(None, "contradiction", "names the letters of both options", f)
         rest = label_answer(rest_text, opts, lex)
         # "A) left kidney" agrees; "A. fumigatus" is a genus, not a letter; "(A) X? (B) Y?
         # I choose (B)" quotes the options and abstains.
@@ -51,6 +94,7 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         return rest
     m = option_matcher(opts, lex)
     found = drop_other_structures(r, find_hits(r, m), opts, lex)
+    found = drop_other_terms(r, found, opts, lex, m.qualities)
     hits = drop_conditional(r, found, lex)
     if found and not hits:
         why = "names the options only in general or hypothetical statements"
@@ -58,6 +102,9 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     frame = frame_conflict(r, hits, opts, lex) or qualifier_conflict(r, hits, opts, lex)
     if frame:
         return Verdict(None, "qualifier", frame, f, tuple(hits))
+    unread = unread_mention(r, hits, opts, lex)
+    if unread:
+        return Verdict(None, "unread", unread, f, tuple(hits))
     hits, confirmed = negate(r, hits, opts, lex)
     cues: list[str] = []
     if opts.predicate is not None:
@@ -82,7 +129,19 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             lab = next(iter(confirmed))
             why = f"option {lab.value} is the one described as normal"
             return Verdict(lab, "state", why, f, tuple(hits), tuple(cues))
-    return decide(r, hits, lex, cues, opts)
+    v = decide(r, hits, lex, cues, opts)
+    if opts.predicate is not None and v.label is not None:
+        if v.label is Label.BOTH:
+            # "Both lungs show effusions" to "Which lung has the larger effusion?": both is
+            # no answer to a comparison.
+            why = "a 'both' reading answers no comparison"
+            return Verdict(None, "comparative-both", why, f, v.hits, v.cues)
+        if v.rule == "mention" and any(w.isdigit() for w in r.words):
+            # "The right kidney measures 11.2 cm" to "Which is larger?": one option measured,
+            # nothing compared.
+            why = "measures an option without comparing it"
+            return Verdict(None, "comparative-measure", why, f, v.hits, v.cues)
+    return v
 
 
 def label_answer(text: str, opts: Options, lex: Lexicon) -> Verdict:

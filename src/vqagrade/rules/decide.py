@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ..labels import Label
 from ..lexicon import Lexicon
-from .options import Options
+from .options import Options, stem
 from .reading import (
     _AND,
     _COORD,
@@ -53,17 +53,24 @@ def _about_question(r: Reading, i: int, j: int, opts: Options, lex: Lexicon) -> 
     """Whether the clause around words[i:j] says something the question asks about."""
     lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
     option_words = set(opts.a.words) | set(opts.b.words)
-    rest = [
+    clause = [
         w
         for k, w in enumerate(r.words)
-        if r.starts[k] >= lo
-        and r.ends[k] <= hi
-        and w not in option_words
-        and w not in lex.both.phrases_words
-        and content_word(w, lex)
+        if r.starts[k] >= lo and r.ends[k] <= hi and w not in option_words
     ]
+    rest = [w for w in clause if w not in lex.both.phrases_words and content_word(w, lex)]
     if not rest:
-        return True
+        # "The portal vein and arteries are seen": only that they are visible.
+        return not any(w in lex.grammar["visibility"] for w in clause)
+    findings = lex.grammar["finding_words"]
+    if (
+        any(w in findings for w in rest)
+        and opts.findings
+        and all(w not in opts.context and stem(w) not in opts.context for w in rest)
+    ):
+        # "Hepatosplenomegaly with a splenic infarct" to "lesion in the liver or spleen?":
+        # another finding, not the one the question asks about.
+        return False
     # Only a remark that the options are visible is not an answer ("both kidneys are
     # visible"); any other predicate is taken as the question's.
     return not all(w in lex.grammar["visibility"] for w in rest)
@@ -73,6 +80,14 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
     f, words = r.focus, r.words
     owned = {i for h in hits for i in range(h.first, h.last + 1)}
     both_cue = [(i, j) for i, j in r.both_cue if i not in owned]
+    if not lex.mixed.isdisjoint(words):
+        # "Mixed dentition" to "primary or permanent dentition?": mixed + the shared word
+        shared = set(opts.a.words) & set(opts.b.words)
+        both_cue += [
+            (i, i + 2)
+            for i in range(len(words) - 1)
+            if words[i] in lex.mixed and words[i + 1] in shared and i not in owned
+        ]
     none_cue = [(i, j) for i, j in r.none_cue if i not in owned]
     cues += ["both:" + " ".join(words[i:j]) for i, j in both_cue]
     cues += ["none:" + " ".join(words[i:j]) for i, j in none_cue]
@@ -84,21 +99,33 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         return Verdict(label, rule, reason, f, t_hits, t_cues)
 
     if opts.source == "or-not" and hits and not both_cue and not none_cue:
-        return _or_not(hits, words, opts, verdict)
+        return _or_not(hits, words, opts, lex, verdict)
     if opts.source == "or-not" and not hits and r.lead is not None:
         # "Yes, it does." to "Does this image use contrast or not?"
         lab = Label.A if r.lead in lex.yes else Label.B
         return verdict(lab, "or-not", "yes/no to an 'X or not' question")
     if aff & neg:
         return verdict(None, "contradiction", "the answer both affirms and denies an option")
+    denied = _subject_denied(r, hits, opts, lex)
+    if denied:
+        if aff:
+            why = f"denies the '{denied}' the question asks about, yet names an option"
+            return verdict(None, "contradiction", why)
+        return verdict(Label.NONE, "subject-denied", f"denies the '{denied}' outright")
     if both_cue and not hits:
         i, j = both_cue[0]
+        # "Adrenals: unremarkable bilaterally": a state word right before the cue.
+        state_before = opts.abnormal_question and any(
+            (p := lex.neg_after_state.match_at(words, k)) is not None and k + len(p) == i
+            for k in range(max(0, i - 3), i)
+        )
         after = range(j, min(len(words), j + _POST_WINDOW))
         denied_after = opts.abnormal_question and any(
             lex.neg_after_state.match_at(words, k) or lex.neg_after.match_at(words, k)
             for k in after
         )
-        if denied_after or any(w in _NEGATORS for w in words[max(0, i - _NEG_WINDOW) : i]):
+        negated = any(w in _NEGATORS for w in words[max(0, i - _NEG_WINDOW) : i])
+        if state_before or denied_after or negated:
             # "no effusion bilaterally", "both kidneys are normal": neither side has it.
             both_cue, none_cue = [], [*none_cue, both_cue[0]]
     if (both_cue or none_cue) and not hits:
@@ -119,6 +146,11 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         about = [w for w in words if w in opts.context and w not in lex.stopwords]
         if other and not direct and not (len(other) <= 2 and about):
             why = f"a both/none cue about something else ('{' '.join(other[:3])}')"
+            return verdict(None, "cue-elsewhere", why)
+        if other and not direct and _finding_apart(r, first, opts):
+            # "Both lobes are heterogeneous; a dominant nodule is seen": the cue speaks of
+            # another predicate; the finding asked about is named in another clause.
+            why = "a both/none cue in another clause than the finding asked about"
             return verdict(None, "cue-elsewhere", why)
     if both_cue and _counting(opts, lex):
         both_cue = []  # "Both lesions enhance" to "one lesion or multiple?" counts lesions
@@ -147,6 +179,9 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             return verdict(None, "contradiction", "a 'both' cue next to a denied option")
         if aff in ({Label.A, Label.B}, set()):
             return verdict(Label.BOTH, "both-cue", "a 'both' cue affirms both options")
+        if _graded(r, hits, lex):
+            why = "a 'both' cue with the sides ranked ('right greater than left')"
+            return verdict(Label.BOTH, "both-graded", why)
         return verdict(None, "contradiction", "a 'both' cue but only one option affirmed")
     if none_cue:
         if aff:
@@ -172,6 +207,14 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             ):
                 return verdict(None, "both-mentioned", "names both options without an answer")
             return verdict(Label.BOTH, "both-and", "affirms both options ('X and Y')")
+        also = lex.also.find(words)
+        if also and not neg and not _exclusive(opts, lex):
+            first = min(h.first for h in hits)
+            last = max(h.last for h in hits)
+            if _about_question(r, first, last + 1, opts, lex):
+                cues.append("also:" + " ".join(words[also[0][0] : also[0][1]]))
+                why = "affirms both options ('X as well as Y', 'Y also')"
+                return Verdict(Label.BOTH, "both-also", why, f, t_hits, tuple(cues))
         return verdict(None, "both-mentioned", "mentions both options without choosing")
     if neg == {Label.A, Label.B}:
         return verdict(Label.NONE, "both-denied", "denies both options")
@@ -181,14 +224,105 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             lab = other_option(denied)
             return verdict(lab, "complement", f"denies option {denied.value}, the only other")
         return verdict(None, "denial-only", f"denies option {denied.value} without naming another")
+    absent = _subject_absent(r, hits, opts, lex)
+    if absent is not None:
+        why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
+        return verdict(absent[0], "subject-absent", why)
     return verdict(None, "no-option", "names neither option")
+
+
+def _finding_apart(r: Reading, cue: int, opts: Options) -> bool:
+    """The question's finding is named only outside the clause of the cue at word `cue`."""
+    findings = opts.findings
+    if findings.isdisjoint(r.wordset):
+        return False
+    found = [k for k, w in enumerate(r.words) if w in findings]
+    if not found:
+        return False
+    lo, hi = clause_start(r, r.starts[cue]), clause_end(r, r.ends[cue])
+    return all(not lo <= r.starts[k] < hi for k in found)
+
+
+def _graded(r: Reading, hits: list[Hit], lex: Lexicon) -> bool:
+    """Every mention stands beside a grading word in its clause ("right greater than left",
+    "prédominant à droite"): it ranks the sides of a bilateral finding, it does not choose."""
+    words = r.words
+    grading = lex.grading
+    for h in hits:
+        lo, hi = clause_start(r, h.start), clause_end(r, h.end)
+        near = [
+            k
+            for k in range(max(0, h.first - 3), min(len(words), h.last + 4))
+            if lo <= r.starts[k] < hi and words[k] in grading
+        ]
+        if not near:
+            return False
+    return bool(hits)
+
+
+def _subject_absent(
+    r: Reading, hits: list[Hit], opts: Options, lex: Lexicon
+) -> tuple[Label, str] | None:
+    """ "Are Reed-Sternberg cells present or absent?" - "No Reed-Sternberg cells are
+    identified": the question's subject denied outright chooses the option that says it is
+    absent (a word of [grammar] question_negators), when no option is named."""
+    if hits or not opts.complementary or not opts.normal_question:
+        return None
+    negators = lex.grammar["question_negators"]
+    absent = [lab for lab, o in ((Label.A, opts.a), (Label.B, opts.b)) if set(o.key) & negators]
+    if len(absent) != 1:
+        return None
+    words = r.words
+    subject = {w for w in opts.outside if content_word(w, lex)} - set(opts.a.words + opts.b.words)
+    for i in range(len(words)):
+        p = lex.neg_before.match_at(words, i)
+        if p is None or lex.neg_pseudo.match_at(words, i) is not None:
+            continue
+        hi = clause_end(r, r.ends[i])
+        for k in range(i + len(p), min(len(words), i + len(p) + 3)):
+            if r.starts[k] >= hi:
+                break
+            if words[k] in subject or stem(words[k]) in subject:
+                return absent[0], words[k]
+    return None
+
+
+def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """The finding the question asks about, denied in a clause that names no option ("No
+    renal calculi are seen" to "Which kidney has a stone?")."""
+    if not opts.abnormal_question or opts.source == "or-not" or opts.complementary:
+        return None
+    findings = lex.grammar["finding_words"]
+    if findings.isdisjoint(r.wordset):
+        return None
+    words = r.words
+    follow = lex.follow_words
+    for k, w in enumerate(words):
+        if w not in findings:
+            continue
+        lo, hi = clause_start(r, r.starts[k]), clause_end(r, r.ends[k])
+        if any(lo <= h.start < hi for h in hits):
+            continue  # "no fracture of the tibia": said of an option
+        if k + 1 < len(words) and r.starts[k + 1] < hi and words[k + 1] not in follow:
+            continue  # "no mass effect": another noun
+        for i in range(max(0, k - _NEG_WINDOW), k):
+            if r.starts[i] < lo or any(x in lex.scope_end for x in words[i:k]):
+                continue
+            p = lex.neg_before.match_at(words, i)
+            if p is not None and lex.neg_pseudo.match_at(words, i) is None:
+                # The question's own finding: only now is the question read.
+                if w in opts.findings:
+                    return w
+                break
+    return None
 
 
 def _other_subject(
     r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Lexicon
 ) -> str | None:
-    """For normal/abnormal questions: the subject of "... is normal" when it is something the
-    question does not ask about ("Overall, the heart and mediastinum are normal")."""
+    """For normal/abnormal and present/absent questions: the subject of "... is normal" when
+    it is something the question does not ask about ("Overall, the heart and mediastinum are
+    normal", "RAC absent" to "Is H. pylori gastritis present or absent?")."""
     if not opts.normal_question:
         return None
     words = r.words
@@ -217,14 +351,20 @@ def _or_not(
     hits: list[Hit],
     words: tuple[str, ...],
     opts: Options,
+    lex: Lexicon,
     verdict: Callable[[Label | None, str, str], Verdict],
 ) -> Verdict:
     """ "X or not?": X's head word decides ("an air-fluid level is present" despite "no free
-    air"); otherwise any word of X, or a word only "not X" has ("no contrast")."""
+    air"); otherwise any word of X when its head only asks whether X is there ("Is a nodule
+    present or not?"), or a word only "not X" has ("no contrast"). A head that says more
+    ("Is the effusion haemodynamically significant or not?") must itself be answered."""
     if any(h.option is Label.B for h in hits):  # a word only "not X" has: "no contrast"
         return verdict(Label.B, "or-not", "denies X in an 'X or not' question")
     head = opts.a.words[-1]
     on_head = [h for h in hits if head in words[h.first : h.last + 1]]
+    if not on_head and len(opts.a.words) > 1 and head not in lex.q_verbs:
+        why = f"names what the question asks about but not whether it is '{head}'"
+        return verdict(None, "or-not-unanswered", why)
     pool = on_head or hits
     says_not = {h.option is Label.B or h.negation is not None for h in pool}
     if says_not == {True}:

@@ -8,6 +8,7 @@ chain of thought ("Therefore, ..."); otherwise the whole answer. Leaked chat rol
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,14 +25,35 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _HAS_SENTENCE_BREAK = re.compile(r"[.!?]\s|\n")  # where _SENTENCE_SPLIT would split
 _SENTENCE_END = re.compile(r"[.!?](?<=[^\s.]{2}[.!?])(?:\s|$)")
 _MAX_BOLD_WORDS = 6
+_JSON_FENCE = re.compile(r"^```(?:json)?\s*(\{.*\})\s*```$", re.S | re.I)
+# Keys whose value is the answer itself; any other key with a yes/no value is a claim about
+# the thing it names ({"left": false, "right": true}).
+_ANSWER_KEYS = frozenset(
+    {"answer", "final_answer", "choice", "option", "label", "prediction", "result", "side"}
+)
+_TRUE = frozenset({"yes", "true", "present", "y"})
+_FALSE = frozenset({"no", "false", "absent", "none", "n"})
+# What may stand before a self-correction: a clause break, or nothing.
+_CLAUSE_OPEN = frozenset(".,;:!?\u2026\u2013\u2014-(\n")
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass sets each field through object.__setattr__, several
+# times slower to build, and one is built per answer.
+@dataclass(slots=True)
 class Focus:
     """The focused answer text and how it was found."""
 
     text: str
     how: str
+    rationale: str = ""
+    """Text after an explicit final answer (its rationale): must not choose the other option."""
+    reconsidered: str = ""
+    """The reasoning before a final answer, from its last self-correction on: must not name
+    the other option ("Right. On second thought ... a left eye. Final answer: right")."""
+    retraction: str | None = None
+    """What follows a self-correction in the text after an explicit final answer ("Answer:
+    T2. Actually, I can't be certain ..."): must choose the same option, or the answer is
+    withdrawn. None when the rationale holds no self-correction."""
 
 
 @lru_cache(maxsize=8)
@@ -60,6 +82,32 @@ def _patterns(
     return role, final, conclusion, starts
 
 
+@dataclass(frozen=True, slots=True)
+class _Corrections:
+    """The self-correction markers as one pattern, and the words that probe for them."""
+
+    pattern: re.Pattern[str]
+    probes: tuple[str, ...]
+    """Each marker's longest word, lower-cased, none holding another ("correct" covers
+    "correction"): a text without one of them as a substring holds no marker. Substring
+    tests run in C without a regex (several times cheaper than a regex probe)."""
+
+    def may_hold(self, low: str, end: int | None = None) -> bool:
+        """Whether lower-cased `low` (up to `end`) may hold a marker."""
+        if end is None:
+            return any(w in low for w in self.probes)
+        return any(low.find(w, 0, end) >= 0 for w in self.probes)
+
+
+@lru_cache(maxsize=8)
+def _corrections(lex: Lexicon) -> _Corrections:
+    alts = "|".join([r"\W+".join(re.escape(w) for w in m.split()) for m in lex.corrections])
+    pattern = re.compile(r"\b(?:" + (alts or "$^") + r")\b[\s,:;.\u2014\u2013-]*", re.I)
+    longest = {max(m.split(), key=len).lower() for m in lex.corrections}
+    probes = tuple(sorted(w for w in longest if not any(o != w and o in w for o in longest)))
+    return _Corrections(pattern, probes)
+
+
 def find_focus(text: str, lex: Lexicon) -> Focus:
     """The part of `text` that carries the answer.
 
@@ -67,17 +115,104 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
         text: the raw answer.
         lex: the lexicon (role tags and answer markers).
     """
+    fix = _corrections(lex)
+    focus, low = _find(text, lex, fix)
+    return _corrected(focus, fix, low)
+
+
+def _corrected(focus: Focus, fix: _Corrections, low: str | None = None) -> Focus:
+    """The text after the last self-correction that opens a clause ("Left. Actually, ...");
+    `low` is the focus lower-cased, when the caller has it."""
+    t = focus.text
+    if not fix.may_hold(t.lower() if low is None else low):
+        return focus
+    found = None
+    for m in fix.pattern.finditer(t):
+        before = t[: m.start()].rstrip()
+        if m.start() > 0 and (not before or before[-1] in _CLAUSE_OPEN):
+            found = m
+    if found is None:
+        return focus
+    rest = t[found.end() :].strip()
+    return Focus(rest, "self-correction") if any(c.isalpha() for c in rest) else focus
+
+
+def _after_correction(t: str, low: str | None, fix: _Corrections) -> str:
+    """The text after the last self-correction of `t`, or "" when it has none. `low`, when
+    given, is a lower-cased text as long as the one `t` was cut from, starting with `t`
+    lower-cased: it is probed up to the length of `t`, without a copy."""
+    if not t:
+        return ""
+    if not (fix.may_hold(t.lower()) if low is None else fix.may_hold(low, len(t))):
+        return ""
+    found = _corrected(Focus(t, ""), fix)
+    return found.text if found.how == "self-correction" else ""
+
+
+def _retraction(after: str, fix: _Corrections) -> str | None:
+    """The text after the last self-correction that opens a clause of `after` (the text after
+    a final answer, so a correction at its start counts), or None when it has none."""
+    if not after or not fix.may_hold(after.lower()):
+        return None
+    found = None
+    for m in fix.pattern.finditer(after):
+        before = after[: m.start()].rstrip()
+        if not before or before[-1] in _CLAUSE_OPEN:
+            found = m
+    return None if found is None else after[found.end() :].strip()
+
+
+def _structured(t: str) -> str | None:
+    """A JSON object answer as plain text: its answer key's value, or "X and Y. no Z." from
+    yes/no values (None when `t` is not a JSON object)."""
+    m = _JSON_FENCE.match(t)
+    body = m.group(1) if m else t
+    if not (body.startswith("{") and body.endswith("}")):
+        return None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    for key, value in data.items():
+        if str(key).lower() in _ANSWER_KEYS:
+            return value if isinstance(value, str) else ""
+    yes: list[str] = []
+    no: list[str] = []
+    for key, value in data.items():
+        name = str(key).replace("_", " ")
+        if isinstance(value, str):
+            flag = value.strip().lower()
+            is_yes, is_no = flag in _TRUE, flag in _FALSE
+        else:  # a list or a number says neither ({"stations": ["4R", "7"]})
+            is_yes, is_no = value is True, value is False
+        if is_yes:
+            yes.append(name)
+        elif is_no:
+            no.append(name)
+    parts = [" and ".join(yes)] if yes else []
+    parts += [f"no {n}" for n in no]
+    return ". ".join(parts)
+
+
+def _find(text: str, lex: Lexicon, fix: _Corrections) -> tuple[Focus, str | None]:
+    """The focus, and the focus lower-cased when it was made on the way (else None)."""
     role, final, conclusion, conclusion_words = _patterns(lex)
     t = text.strip()
+    if t[:1] in ("{", "`"):
+        rendered = _structured(t)
+        if rendered is not None:
+            return Focus(rendered, "structured answer"), None
     # Cheap character probes first: most answers have no tags, markers or bold text.
     if "<" in t:
         tags = _ANSWER_TAG.findall(t)
         if tags:
-            return Focus(_clean(tags[-1], role), "answer tag")
+            return Focus(_clean(tags[-1], role), "answer tag"), None
         if _THINK_OPEN.search(t):
             stripped = _THINK.sub(" ", t).strip()
             if not stripped:
-                return Focus("", "unfinished reasoning")
+                return Focus("", "unfinished reasoning"), None
             t = stripped
     if ":" in t:
         t = role.sub("", t).strip()
@@ -89,7 +224,15 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
         if marks:
             rest = t[marks[-1].end() :].strip()
             if rest:
-                return Focus(_first_sentence(_clean(rest, role)), "final-answer marker")
+                clean = _clean(rest, role)
+                answer = _first_sentence(clean)
+                after = clean[clean.find(answer) + len(answer) :].strip(" *\n")
+                cut = marks[-1].start()
+                # Lower-casing may change a length (a dotted capital I): then no offsets.
+                same = len(low) == len(t)
+                before = _after_correction(t[:cut], low if same else None, fix)
+                focus = Focus(answer, "final-answer marker", after, before, _retraction(after, fix))
+                return focus, None
     if "**" in t or "__" in t:
         # Only a lone bold span that ends the answer is the answer ("... is **solid**.");
         # bold section labels ("**Left:** ..."), emphasis mid-sentence or several bold
@@ -99,13 +242,13 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
             b = (spans[0].group(1) or spans[0].group(2)).strip()
             tail = t[spans[0].end() :].strip()
             if len(b.split()) <= _MAX_BOLD_WORDS and not b.endswith(":") and tail in ("", ".", "!"):
-                return Focus(b, "bold answer")
+                return Focus(b, "bold answer"), None
     if (
         not any(w in low for w in conclusion_words)
         or not _HAS_SENTENCE_BREAK.search(t)
         or not conclusion.search(t)
     ):
-        return Focus(t, "whole answer")
+        return Focus(t, "whole answer"), low if len(low) == len(t) else None
     sentences = [s for s in _SENTENCE_SPLIT.split(t) if s.strip()]
     if len(sentences) > 1:
         for k in range(len(sentences) - 1, -1, -1):
@@ -114,8 +257,8 @@ def find_focus(text: str, lex: Lexicon) -> Focus:
             if m and s[m.end() :].strip():
                 # From the conclusion to the end: a later correction still counts.
                 rest = " ".join([s[m.end() :].strip(), *(x.strip() for x in sentences[k + 1 :])])
-                return Focus(rest, "concluding sentence")
-    return Focus(t, "whole answer")
+                return Focus(rest, "concluding sentence"), None
+    return Focus(t, "whole answer"), low if len(low) == len(t) else None
 
 
 def _clean(text: str, role: re.Pattern[str]) -> str:

@@ -25,6 +25,7 @@ from .reading import (
     Reading,
     clause_end,
     clause_start,
+    content_word,
 )
 from .text import PhraseSet
 
@@ -35,6 +36,8 @@ class _Matcher:
     owner: dict[tuple[str, ...], Label]
     fuzzy_keys: tuple[tuple[str, Label], ...]
     both_owner: Label | None
+    qualities: bool
+    """Both options are qualities written as adjectives (see _quality_options)."""
 
 
 @lru_cache(maxsize=65536)
@@ -44,12 +47,33 @@ def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
     for label, opt, other in ((Label.A, opts.a, opts.b), (Label.B, opts.b, opts.a)):
         phrases = {opt.words, opt.key}
         phrases.update((w,) for w in opt.key if w not in lex.generic and w not in other.words)
-        phrases.update((w,) for w in opt.surface if w not in other.surface and w not in other.words)
+        # The head of a fixed term does not name the term alone: "the distal colon" is not
+        # the sigmoid colon.
+        heads = {w.rsplit("_", 1)[1] for w in opt.words if "_" in w}
+        phrases.update(
+            (w,)
+            for w in opt.surface
+            if w not in other.surface and w not in other.words and w not in heads
+        )
         for w in opt.key:
             # "a CT angiogram" names option CT, unless the other option is the narrower term
             phrases.update(
                 (n,) for n in lex.narrower.get(w, ()) if n not in other.words + other.key
             )
+        for w in opt.surface:
+            # "Post" to "pre- or post-contrast?", "Hypo." to "hyper- or hypointense?": a
+            # bare prefix names the option whose word differs from the other's by it.
+            for pre in lex.canon.join_prefixes:
+                rest = w[len(pre) :]
+                if (
+                    w.startswith(pre)
+                    and len(rest) > 2
+                    and any(
+                        o != w and o.endswith(rest) and o[: -len(rest)] in lex.canon.join_prefixes
+                        for o in other.surface
+                    )
+                ):
+                    phrases.add((pre,))
         if opts.source == "or-not" and label is Label.A:
             # "Is a nodule present or not?": every word of X names A; B is X denied.
             phrases.update((w,) for w in opt.words if w not in lex.generic)
@@ -73,14 +97,14 @@ def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
         fuzzy = tuple(
             (p[0], lab) for p, lab in owner.items() if len(p) == 1 and len(p[0]) >= _FUZZY_MIN_LEN
         )
-    return _Matcher(PhraseSet(owner), owner, fuzzy, both_owner)
+    return _Matcher(PhraseSet(owner), owner, fuzzy, both_owner, _quality_options(opts, lex))
 
 
 def find_hits(r: Reading, m: _Matcher) -> list[Hit]:
     words, starts, ends = r.words, r.starts, r.ends
     hits: list[Hit] = []
     taken: set[int] = set()
-    for i, j in m.phrases.find(words):
+    for i, j in m.phrases.find(words, r.wordset):
         hits.append(Hit(m.owner[words[i:j]], i, j - 1, starts[i], ends[j - 1], "word"))
         taken.update(range(i, j))
     if m.fuzzy_keys and r.oov:
@@ -126,19 +150,135 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
     return out
 
 
+def drop_other_terms(
+    r: Reading, hits: list[Hit], opts: Options, lex: Lexicon, qualities: bool | None = None
+) -> list[Hit]:
+    """Drop one-word mentions of a longer option that name something else (see
+    _part_of_other_term). A word followed by another head is dropped only when no mention
+    of the other option remains: beside one, dropping it would leave the other option alone
+    ("Gram-positive cocci with Gram-negative rods" for "Gram-positive or Gram-negative
+    bacteria?"), so it stays and the answer is read with both."""
+    kept: list[Hit] = []
+    heads: list[Hit] = []
+    if qualities is None:
+        qualities = _quality_options(opts, lex)
+    for h in hits:
+        if qualities and _noun_for_quality(r, h, opts, lex):
+            continue
+        why = _part_of_other_term(r, h, opts, lex) if h.first == h.last else None
+        if why is None:
+            kept.append(h)
+        elif why == "head":
+            heads.append(h)
+    if heads and any(h.option is not d.option for h in kept for d in heads):
+        return sorted(kept + heads, key=lambda h: h.first)
+    return kept
+
+
+def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str | None:
+    """One word of a longer option that names something else here: the question's own
+    subject ("cell" in "a granulated cell" when the question asks "Is the cell a basophil or a
+    mast cell?"), or a word of the option followed by another head than the option's ("right
+    lower zone" is not the right lower lobe, "the cervical region" not a cervical burnout
+    artefact) or joined by a hyphen to another word ("gastro-oesophageal" is not
+    para-oesophageal). Side words have their own rule (_off_structure)."""
+    own = opts.a if h.option is Label.A else opts.b
+    word = r.words[h.first]
+    if len(own.words) < 2 or word not in own.words or word in ("left", "right"):
+        return None
+    at = own.words.index(word)
+    words, f = r.words, r.focus
+    if at < len(own.words) - 1 and h.last + 1 < len(words):
+        # The head after the word, past adjectives ("benign reactive process" is a process)
+        j = h.last + 1
+        while (
+            j < len(words) - 1
+            and j - h.last <= 2
+            and words[j] not in own.words
+            and _modifier_like(words[j], lex)
+            and f[r.ends[j - 1] : r.starts[j]] == " "
+        ):
+            j += 1
+        nxt = words[j]
+        gap = f[r.ends[j - 1] : r.starts[j]]
+        if (
+            (gap == " " or gap in _JOINERS)
+            and nxt not in own.words
+            and content_word(nxt, lex)
+            and nxt not in lex.grammar["copula"]
+            and nxt not in lex.scope_end
+            and not _modifier_like(nxt, lex)
+        ):
+            return "head"
+    if at > 0 and h.first > 0:
+        k = h.first - 1
+        if f[r.ends[k] : h.start] in _JOINERS and words[k] != own.words[at - 1]:
+            return "head"
+    other = opts.b if h.option is Label.A else opts.a
+    said = r.focus[h.start : h.end].lower()
+    if any(
+        w.endswith(x)
+        and len(w) - len(x) >= 4
+        and w[: -len(x)] not in lex.canon.join_prefixes
+        and w[: -len(x)] not in lex.negative_prefixes
+        for w in other.words + other.surface
+        for x in (word, said)
+    ):
+        return "subject"  # "carcinoma" is also the other option's "adenocarcinoma"
+    return "subject" if word in opts.subject_option_words else None
+
+
+_JOINERS = frozenset({"-", "\u2013", "/"})
+# The classes of a word without any (read only; no new empty set per lookup).
+_NO_CLASSES: frozenset[str] = frozenset()
+
+
+def _quality_options(opts: Options, lex: Lexicon) -> bool:
+    """Both options are qualities written as adjectives ("arterial or portal venous",
+    "cystic or solid"): a noun of the same stem names a thing, not the quality."""
+    return all(o.surface and all(_adjective(w, lex) for w in o.surface) for o in (opts.a, opts.b))
+
+
+def _adjective(word: str, lex: Lexicon) -> bool:
+    return len(word) > 4 and word.endswith(lex.adjective_suffixes)
+
+
+def _noun_for_quality(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
+    """A vessel named as a noun where the option is a quality ("the portal vein" for the
+    portal venous phase, "arteries" for arterial): it names a vessel that is seen, not the
+    option."""
+    vessels = lex.grammar["vessel_nouns"]
+    # Cheap probe first: the canonical word ends with a vessel noun ("portal_vein", "artery").
+    if not any(w.rsplit("_", 1)[-1] in vessels for w in r.words[h.first : h.last + 1]):
+        return False
+    said = [t.text for t in lex.canon.base(r.focus[h.start : h.end])]
+    own = opts.a if h.option is Label.A else opts.b
+    return any(w in vessels and w not in own.surface for w in said)
+
+
+def _modifier_like(word: str, lex: Lexicon) -> bool:
+    """An adjective, adverb or participle by its ending or class ("reactive", "reformatted",
+    "markedly"): it qualifies a head further on, it is not one."""
+    return (
+        word in lex.modifiers
+        or word.endswith(("ly", "ing"))
+        or (len(word) > 4 and word.endswith(lex.adjective_suffixes))
+    )
+
+
 def _contradicted(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
     """A one-word mention next to a word that contradicts the rest of its option."""
     own = opts.a if h.option is Label.A else opts.b
     if len(own.words) < 2:
         return False
-    own_classes = {w: lex.parallel.get(w, set()) for w in own.words}
+    own_classes = {w: lex.parallel.get(w, _NO_CLASSES) for w in own.words}
     for k in (h.first - 1, h.last + 1):
         if k < 0 or k >= len(r.words):
             continue
         near = r.words[k]
         if near in own.words:
             continue
-        classes = lex.parallel.get(near, set())
+        classes = lex.parallel.get(near, _NO_CLASSES)
         if any(classes & c for w, c in own_classes.items() if w != r.words[h.first]):
             return True
     return False
@@ -146,7 +286,7 @@ def _contradicted(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
 
 def _other_marker(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
     """ "HER2 negative" when the question asks about ER: positive/negative of another marker."""
-    if "stain" not in lex.parallel.get(r.words[h.first], set()):
+    if "stain" not in lex.parallel.get(r.words[h.first], _NO_CLASSES):
         return False
     k = h.first - 1
     while k >= 0 and r.words[k] in lex.grammar["stain_filler"]:
@@ -161,16 +301,19 @@ def _other_marker(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
 
 def qualifier_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
     """An answer about another MRI sequence than the question's ("bright on T2" for "on T1")."""
+    if not hits:
+        return None
+    named = r.wordset & lex.sequence_words  # most answers name no sequence
+    if not named:
+        return None
     option_words = set(opts.a.words) | set(opts.b.words)
-    said = {
-        w for w in r.words if "sequence" in lex.parallel.get(w, set()) and w not in option_words
-    }
-    if not hits or not said:
+    said = named - option_words
+    if not said:
         return None
     asked = {
         w
         for w in opts.context
-        if "sequence" in lex.parallel.get(w, set()) and w not in option_words
+        if "sequence" in lex.parallel.get(w, _NO_CLASSES) and w not in option_words
     }
     if asked and not said & asked:
         told, wanted = " ".join(sorted(said)), " ".join(sorted(asked))
@@ -179,11 +322,71 @@ def qualifier_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon)
 
 
 _SENTENCE_END = re.compile(r"[.!?;\n]")
+_SLASH_AFTER = re.compile(r" ?/ ?\w")
+_SLASH_BEFORE = re.compile(r"\w ?/ ?$")
+_TERMINAL = frozenset(".!?)]*\"'")
+
+
+def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """Why the mentions cannot be read as an answer, if so: an option said not to be
+    assessed ("the left axilla was not imaged"), a side named relative to another
+    ("contralateral"), an option joined by a slash to another word ("R/LLQ"), or an echo of
+    the question that stops at option A ("Which is bigger in this image, liver")."""
+    if not hits:
+        return None
+    words, f = r.words, r.focus
+    if lex.unread_words.isdisjoint(r.wordset) and "/" not in f:
+        return _echo(r, hits, opts, lex)  # the common case: none of the cues below
+    unassessed = lex.unassessed.find(words) if not lex.unassessed_ends.isdisjoint(words) else []
+    for i, _ in unassessed:
+        for h in hits:
+            lo, hi = clause_start(r, h.start), clause_end(r, h.end)
+            if hi < len(f) and f[hi] in ":(":
+                hi = clause_end(r, hi + 1)  # "Right hemisphere: not fully included"
+            if lo <= r.starts[i] < hi:
+                return "an option is said not to be assessed"
+    if not lex.equal.isdisjoint(words) and lex.equal.isdisjoint(opts.a.words + opts.b.words):
+        return "calls the two the same"
+    if not lex.partial.isdisjoint(words) and lex.partial.isdisjoint(opts.a.words + opts.b.words):
+        for h in hits:
+            k = h.first - 1
+            if k >= 0 and words[k] in lex.partial and r.starts[k] >= clause_start(r, h.start):
+                return f"says an option holds only in part ('{words[k]} {words[h.first]}')"
+    if lex.relative_sides.find(words) and any(
+        "laterality" in lex.parallel.get(words[h.first], _NO_CLASSES) for h in hits
+    ):
+        return "a side named relative to another ('contralateral')"
+    if "/" in f:
+        for h in hits:
+            # "R/LLQ", "late arterial / early portal venous": spaces around it or not
+            if _SLASH_AFTER.match(f, h.end) or _SLASH_BEFORE.search(
+                f[max(0, h.start - 4) : h.start]
+            ):
+                return "an option joined to another word by a slash"
+    return _echo(r, hits, opts, lex)
+
+
+def _echo(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """An echo of the question that stops at option A ("Which is bigger, liver")."""
+    words, f = r.words, r.focus
+    last = hits[-1]
+    tail = f.rstrip()
+    if (
+        last.option is Label.A
+        and last.last == len(words) - 1
+        and last.first > 0  # "RUQ" alone is the option, not an echo of the question
+        and tail[-1:] not in _TERMINAL
+        and len(words) >= 3
+    ):
+        said = tuple(w for w in words if w not in lex.q_articles)
+        if opts.lead[-len(said) :] == said:
+            return "repeats the question and stops at an option"
+    return None
 
 
 def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
     """Set aside mentions in sentences about what is usual or hypothetical ("would")."""
-    if not hits or (not lex.conditional.find(r.words) and "?" not in r.focus):
+    if not hits or (not lex.conditional.find(r.words, r.wordset) and "?" not in r.focus):
         return hits
     ends = [m.start() for m in _SENTENCE_END.finditer(r.focus)] + [len(r.focus)]
     hedged: set[int] = set()
@@ -197,7 +400,7 @@ def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
 
 def frame_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
     """A side read from the image when the question asks the patient's side, or the reverse."""
-    sides = [h for h in hits if "laterality" in lex.parallel.get(r.words[h.first], set())]
+    sides = [h for h in hits if "laterality" in lex.parallel.get(r.words[h.first], _NO_CLASSES)]
     if not sides:
         return None
     for h in sides:
@@ -237,7 +440,7 @@ def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexi
             continue
         if w in lex.stopwords or w in lex.grammar["copula"]:
             break  # the noun phrase after the side word has ended
-        if "position" in lex.parallel.get(w, set()):
+        if "position" in lex.parallel.get(w, _NO_CLASSES):
             continue  # "right lower lobe": the position words qualify the side
         if w in opts.context or stem(w) in opts.context or any(x.first == j for x in hits):
             return False

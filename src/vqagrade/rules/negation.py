@@ -4,6 +4,8 @@ after it ("the radius is intact"), carried over coordinated mentions ("no X or Y
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ..labels import Label
 from ..lexicon import Lexicon
 from .options import Options, stem
@@ -30,13 +32,14 @@ def negate(
     out: list[Hit] = []
     confirmed: set[Label] = set()
     for h in hits:
-        cue = _cue_before(r, h, lex)
+        cue = _cue_before(r, h, lex) or _finding_denied(r, h, opts, lex)
         if cue is None:
             cue, state = _cue_after(r, h, hits, opts, lex)
             if state and opts.state_question:
                 confirmed.add(h.option)
                 cue = None
         out.append(Hit(h.option, h.first, h.last, h.start, h.end, h.via, cue) if cue else h)
+    _carry_back(r, out, opts, lex)
     # "no pneumothorax or effusion": a denial carries over coordinated mentions.
     for k in range(1, len(out)):
         prev, cur = out[k - 1], out[k]
@@ -51,6 +54,31 @@ def negate(
                 cur.option, cur.first, cur.last, cur.start, cur.end, cur.via, prev.negation
             )
     return out, confirmed
+
+
+def _carry_back(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> None:
+    """A cue after the last item of a list denies every item: "tibia and fibula intact",
+    "the head, body and tail look unremarkable" (a singular "is ..." does not carry)."""
+    words, f = r.words, r.focus
+    for k in range(len(hits) - 1, 0, -1):
+        prev, cur = hits[k - 1], hits[k]
+        cue = cur.negation
+        if not cue or prev.negation or cue.split()[0] in lex.grammar["singular_verbs"]:
+            continue
+        if _cue_before(r, cur, lex) is not None:
+            continue  # "left intact, no right ...": a cue before names only its own mention
+        between = words[prev.last + 1 : cur.first]
+        others = [w for w in between if w not in _COORD]
+        gap = f[prev.end : cur.start]
+        if (
+            len(others) <= 2
+            and ("and" in between or "," in gap)
+            and all(c.isalpha() or c in " ,-" for c in gap)
+            and not any(w in opts.context or stem(w) in opts.context for w in others)
+        ):
+            hits[k - 1] = Hit(
+                prev.option, prev.first, prev.last, prev.start, prev.end, prev.via, cue
+            )
 
 
 def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
@@ -71,6 +99,35 @@ def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
             return None
         i -= 1
     return None
+
+
+def _finding_denied(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str | None:
+    """A clause that opens by denying the question's finding denies it at the option it
+    names further on, however far: "No obvious stone is seen in the left kidney" says
+    nothing of a stone in the left kidney but that there is none."""
+    words, starts = r.words, r.starts
+    lo = clause_start(r, h.start)
+    k = bisect_left(starts, lo)
+    if (
+        k >= h.first
+        or words[k] not in ("no", "without")
+        or lex.neg_pseudo.match_at(words, k) is not None
+    ):
+        return None
+    option_words = opts.a.words + opts.b.words
+    finding = next(
+        (
+            m
+            for m in range(k + 1, min(k + 4, h.first))
+            if (words[m] in opts.context or stem(words[m]) in opts.context)
+            and words[m] not in option_words
+            and words[m] not in lex.stopwords
+        ),
+        None,
+    )
+    if finding is None or any(w in lex.scope_end for w in words[finding + 1 : h.first]):
+        return None
+    return words[k]
 
 
 def _cue_after(

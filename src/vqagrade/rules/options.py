@@ -71,6 +71,16 @@ class Options:
     of the labellings (54k instead of 81k when keyed by the question's words too) and 13% of
     the run time (plain Python, measured 2026-11-26).
     """
+    question_lead: tuple[str, ...] = ()
+    """The question's words up to the end of option A, articles dropped."""
+    question_findings: frozenset[str] = frozenset()
+    """The findings the question names ("mass", "stone"), from [grammar] finding_words."""
+    question_outside: frozenset[str] = frozenset()
+    """The question's words outside its options ("cell" in "Is the cell a basophil or a
+    mast cell?"): its subject, not an option's."""
+    subject_option_words: frozenset[str] = frozenset()
+    """The options' words that the question also uses outside them ("cell" above): part of
+    the signature (empty for most questions), so reading it keeps labels shared."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -87,9 +97,29 @@ class Options:
             self.yes_no,
             self.state_question,
             self.normal_question,
+            self.subject_option_words,
         )
         object.__setattr__(self, "signature", sig)
         object.__setattr__(self, "texts", (self.a.text, self.b.text))
+
+    @property
+    def lead(self) -> tuple[str, ...]:
+        """The question's words up to option A; reading them makes a label depend on the
+        whole question, like `context`."""
+        self.context_reads[0] += 1
+        return self.question_lead
+
+    @property
+    def findings(self) -> frozenset[str]:
+        """The findings the question names; read like `context`."""
+        self.context_reads[0] += 1
+        return self.question_findings
+
+    @property
+    def outside(self) -> frozenset[str]:
+        """The question's words outside the options; read like `context`."""
+        self.context_reads[0] += 1
+        return self.question_outside
 
     @property
     def context(self) -> frozenset[str]:
@@ -230,7 +260,25 @@ def _list_form(
         return NotTwoOption("unparsed", "could not read two options from the question")
     x, y = items
     stem = q[: toks[stem_end].start] if stem_end >= 0 else ""
+    noun = _which_noun(toks, stem_end, lex)
+    if noun and len(x) == 1 and len(y) == 1:
+        # "Which ventricle is dilated, the left or the right?": bare sides after a noun they
+        # form a fixed term with are options "left ventricle" / "right ventricle".
+        xn, yn = f"{x[0].text} {noun}", f"{y[0].text} {noun}"
+        known = lex.known_phrases
+        if tuple(lex.canon.words(xn)) != tuple(xn.split()) and all(
+            tuple(t.text for t in lex.canon.base(n)) in known for n in (xn, yn)
+        ):
+            return _finish(xn, yn, lex, stem, "list", (x[0].start, y[-1].end))
     return _restore(q, x, y, lex, stem, "list", modifier_only=True, trim=False)
+
+
+def _which_noun(toks: list[Tok], stem_end: int, lex: Lexicon) -> str | None:
+    """The noun right after a leading "which" ("Which ventricle is ..."), if any."""
+    if stem_end < 2 or toks[0].text != "which":
+        return None
+    noun = toks[1].text
+    return None if noun in lex.q_verbs or noun in _PUNCT else noun
 
 
 def _inline_form(
@@ -278,13 +326,17 @@ def _inline_form(
         t = toks[i].text
         if t in _PUNCT:
             break
-        if x and (t in lex.q_verbs or t == "and" or t.endswith("'s")):
+        # A possessive ends X ("the patient's left or right"), unless it is an eponym, written
+        # with a capital ("Alzheimer's disease or frontotemporal dementia").
+        eponym = t.endswith("'s") and q[toks[i].start : toks[i].start + 1].isupper()
+        if x and (t in lex.q_verbs or t == "and" or (t.endswith("'s") and not eponym)):
             break
         if x and not pp and (t in lex.q_articles or t in lex.q_preps):
             break
         if not (pp and t in lex.q_articles):
             x.insert(0, toks[i])
         i -= 1
+    named = i >= s_start and toks[i].text in ("a", "an") and y_article and not pp
     while i >= s_start and toks[i].text in lex.q_articles:
         i -= 1  # "in the left lung, the right lung, or the mediastinum"
     if i >= s_start and toks[i].text == "," and not _intro_phrase(toks, s_start, i, lex):
@@ -303,8 +355,9 @@ def _inline_form(
         first_prep = next((n for n, t in enumerate(x) if t.text in lex.q_preps), 0)
         x = x[first_prep:]
     # "a pneumothorax or a pleural effusion": two noun phrases, nothing shared to restore
-    # unless X is a bare modifier ("the left or the right side").
-    return _restore(q, x, y, lex, q, "inline", modifier_only=y_article, pp=pp)
+    # unless X is a bare modifier ("the left or the right side"). "a X or a Y": X is a whole
+    # noun phrase ("a basal cell carcinoma or a melanocytic nevus"), nothing to trim.
+    return _restore(q, x, y, lex, q, "inline", modifier_only=y_article, pp=pp, trim=not named)
 
 
 def _intro_phrase(toks: list[Tok], s_start: int, comma: int, lex: Lexicon) -> bool:
@@ -329,9 +382,29 @@ def _restore(
     yt = q[y[0].start : y[-1].end]
     xb = lex.canon.base(xt)
     yb = lex.canon.base(yt)
+    prefix = xb[-1].text if xb else ""
+    if prefix in lex.canon.join_prefixes and yb and q[x[-1].end : x[-1].end + 1] == "-":
+        # "hyper- or hypointense": X is a prefix that shares Y's stem -> "hyperintense".
+        other = next((p for p in lex.canon.join_prefixes if yb[0].text.startswith(p)), None)
+        if other is not None and other != prefix and len(yb[0].text) > len(other) + 2:
+            xt = prefix + yb[0].text[len(other) :]
+            xb = lex.canon.base(xt)
+            x = x[-1:]
     while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
         yb = yb[1:]
+    ny = len(yb) - 1
+    if (
+        trim
+        and not pp
+        and ny > 0
+        and yb[0].text in lex.or_not
+        and len(xb) > ny
+        and [t.text for t in xb[-ny:]] == [t.text for t in yb[1:]]
+    ):
+        # "the gallbladder visualised or not visualised": X is what Y denies -> visualised
+        xt, xb = xt[xb[-ny].start :], xb[-ny:]
     aligned = bool(yb) and xb[-1].text == yb[-1].text  # "well differentiated or poorly ..."
+    subject_cut = False  # X was cut after the subject's noun: X is whole, nothing to restore
     if trim and not pp and aligned and len(xb) > len(yb):
         # "the carcinoma well differentiated or poorly differentiated": as long as Y
         xt, xb = xt[xb[len(xb) - len(yb)].start :], xb[len(xb) - len(yb) :]
@@ -339,35 +412,55 @@ def _restore(
         # Keep X parallel to Y: "the bacteria Gram-positive or Gram-negative" ->
         # Gram-positive; "the mass in the liver regular or irregular" -> regular.
         cut = next((k for k in range(1, len(xb)) if _parallel(xb[k].text, yb[0].text, lex)), None)
-        if cut is None and _adjective(xb[-1].text, lex) and not _adjective(xb[0].text, lex):
-            cut = len(xb) - 1  # "the nodule solid or ground-glass" -> solid
+        if cut is None and _adjective(xb[-1].text, lex) and not _adjective(xb[-2].text, lex):
+            # "the nodule solid or ground-glass" -> solid; "the contrast phase arterial or
+            # portal venous" -> arterial (the noun before the adjective is the subject's)
+            cut = len(xb) - 1
+            subject_cut = True
         if cut is None and len(xb) > len(yb) and _parallel(xb[0].text, yb[0].text, lex):
             # "multiple lesions or just 1" -> "just 1 lesions": Y takes X's head noun.
             yt = f"{yt} {xt[xb[len(yb)].start :]}"
             yb = lex.canon.base(yt)
-        elif cut is None and len(xb) > len(yb):
-            # "the stroke hemorrhagic or ischemic" -> hemorrhagic, unless X is a known
-            # phrase ("small bowel or colon").
-            if tuple(t.text for t in xb) not in lex.known_phrases:
-                cut = len(xb) - len(yb)
+        elif cut is None and len(xt.split()) > len(yt.split()):
+            # "the stroke hemorrhagic or ischemic" -> hemorrhagic, "the stain Gram or
+            # Ziehl-Neelsen" -> Gram: X keeps as many words as Y has, counted as written (a
+            # hyphenated or possessive word is one), unless X is a known phrase ("small bowel
+            # or colon").
+            # "squamous cell carcinoma or adenocarcinoma": X's head is in Y's word, so X's
+            # modifiers are what tell it apart, not the question's subject.
+            head_in_y = yb[-1].text != xb[-1].text and yb[-1].text.endswith(xb[-1].text)
+            if tuple(t.text for t in xb) not in lex.known_phrases and not head_in_y:
+                at = [m.start() for m in re.finditer(r"\S+", xt)][-len(yt.split())]
+                cut = next((k for k, t in enumerate(xb) if t.start >= at), None) or None
         if cut:
             xt, xb = xt[xb[cut].start :], xb[cut:]
     while len(yb) > 1 and yb[0].text in lex.stopwords and yb[0].text not in lex.modifiers:
         yb = yb[1:]
+    # Where X now starts: the words trimmed off it are the question's subject, outside.
+    x_from = q.find(xt, x[0].start)
+    x_from = x[0].start if x_from < 0 else x_from
     n = len(xb)
     restorable = (
-        "/" not in yt
+        not subject_cut
+        and "/" not in yt
         and bool(yb)
         and yb[0].text not in lex.or_not
         and not any(t.text == xb[0].text for t in yb)
     )
-    if restorable and 0 < n < len(yb) and [t.text for t in xb[1:]] == [t.text for t in yb[1:n]]:
+    if (
+        restorable
+        and 0 < n < len(yb)
+        and [t.text for t in xb[1:]] == [t.text for t in yb[1:n]]
+        and yt[yb[n].start - 1 : yb[n].start] == " "
+    ):
+        # The shared words start a word of their own ("Ziehl-Neelsen" shares nothing).
         x_mod = xb[0].text in lex.modifiers
         y_mod = yb[0].text in lex.modifiers
         if (x_mod or not modifier_only) and not (y_mod and not x_mod):
             tail = yt[yb[n].start :]
             xt = f"{xt} {tail}"
-    return _finish(xt, yt, lex, question, source, (x[0].start, y[-1].end))
+    lead = tuple(w for w in lex.canon.words(q[: x[-1].end]) if w not in lex.q_articles)
+    return _finish(xt, yt, lex, question, source, (x_from, y[-1].end), lead)
 
 
 def _adjective(word: str, lex: Lexicon) -> bool:
@@ -383,7 +476,13 @@ def _parallel(x: str, y: str, lex: Lexicon) -> bool:
         return True
     if _complementary((x,), (y,), lex):
         return True
-    return bool(fuzz.ratio(x, y) >= 70)
+    if fuzz.ratio(x, y) >= 70:
+        return True
+    # Derived forms of parallel words: "mesially or distally" (mesial, distal).
+    wx, wy = lex.canon.words(x), lex.canon.words(y)
+    if len(wx) == 1 and len(wy) == 1 and (wx, wy) != ((x,), (y,)):
+        return bool(lex.parallel.get(wx[0], set()) & lex.parallel.get(wy[0], set()))
+    return False
 
 
 def _finish(
@@ -393,6 +492,7 @@ def _finish(
     question: str,
     source: str,
     span: tuple[int, int] | tuple[()],
+    lead: tuple[str, ...] = (),
 ) -> Options | NotTwoOption:
     a_words = _content(lex.canon.words(a_text), lex)
     b_words = _content(lex.canon.words(b_text), lex)
@@ -411,6 +511,7 @@ def _finish(
     comparand = _comparand(question, span, lex)
     context = frozenset(lex.canon.words(question)) | frozenset(a_words) | frozenset(b_words)
     context |= frozenset(stem(w) for w in context)
+    outside = _outside(question, span, lex)
     return Options(
         a=Option(a_text, a_words, a_key, a_surface),
         b=Option(b_text, b_words, b_key, b_surface),
@@ -422,8 +523,20 @@ def _finish(
         comparand=comparand,
         state_question=not abnormal,
         question_words=context,
-        normal_question=bool({"normal", "abnormal"} & set(a_words + b_words)),
+        normal_question=not lex.grammar["state_options"].isdisjoint(a_words + b_words),
+        question_lead=lead,
+        question_findings=context & lex.grammar["finding_words"],
+        question_outside=outside,
+        subject_option_words=outside & frozenset(a_words + b_words),
     )
+
+
+def _outside(question: str, span: tuple[int, int] | tuple[()], lex: Lexicon) -> frozenset[str]:
+    """The question's canonical words outside the options' span (all of them without one)."""
+    if not span or not question:
+        return frozenset()
+    lo, hi = span
+    return frozenset(t.text for t in lex.canon.canon(question) if t.end <= lo or t.start >= hi)
 
 
 def _content(words: tuple[str, ...], lex: Lexicon) -> tuple[str, ...]:

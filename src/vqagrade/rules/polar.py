@@ -196,7 +196,16 @@ def read_question(question: str, lex: Lexicon) -> Proposition:
             implicit = False
     required = tuple(dict.fromkeys(w for _, w in content if w != "or"))
     comparison = None
-    comps = lex.comparatives.find(body)
+    # A comparative before the noun it names ("the right lower lobe", "the greater
+    # curvature") is part of that name, not a comparison the question asks about.
+    comps = [
+        (i, j)
+        for i, j in lex.comparatives.find(body)
+        if j >= len(body)
+        or body[j] in lex.than.phrases_words
+        or not body[j].isalpha()
+        or body[j] in lex.stopwords
+    ]
     if comps:
         # "Is the liver larger than the spleen?": read only as a comparison, else abstain.
         i, j = comps[0]

@@ -18,8 +18,10 @@ from .final_answer import find_focus
 from .text import lemma_table
 
 _LETTER_ONLY = re.compile(
-    r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?\s*$", re.I
+    r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?[.!]?\s*$", re.I
 )
+# Another option's letter after a leading one: "(A) / (B)", "A) or B)" name both letters.
+_LETTER_MARK = re.compile(r"\(([AaBb])\)|(?<![\w'])([AB])[).:]")
 _LETTER_LEAD = re.compile(r"^\s*(?:\(([AaBb])\)|([AB])[).:])\s+(\S.*)$", re.S)
 # Every branch opens with a character class, so the regex engine can skip ahead to
 # candidates (a leading lookbehind is tried at every position: measured 1.4x slower).
@@ -37,6 +39,9 @@ _POST_GAP = 2
 # Last words that leave a coordination open: the answer was cut off ("left kidney and the").
 _DANGLING = frozenset({"and", "or", "nor", "but", "versus", "vs"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
+# Last words that open a complement the answer never gives ("On balance this is"); "a" is
+# left out, since it ends names ("hepatitis A", "type A").
+_OPEN = frozenset({"is", "are", "was", "were", "be", "of", "the", "an", "with"})
 _FUZZY_MIN_LEN = 5
 _FUZZY_SCORE = 85.0
 _FUZZY_MARGIN = 12.0
@@ -90,8 +95,18 @@ class Reading:
     none_cue: tuple[tuple[int, int], ...] = ()
     letter: Label | None = None
     letter_rest: str | None = None
+    wordset: frozenset[str] = frozenset()
+    """The set of `words`: membership probes look up the fewer of two sets' members."""
     yes_no: bool = False
     lead: str | None = None
+    rationale: str = ""
+    reconsidered: str = ""
+    retraction: str | None = None
+    two_option_early: Verdict | None = None
+    """A verdict only the two-option reader abstains on: a hedge that withholds a choice
+    between two options ("suspicious for", "cannot distinguish"), or an answer cut off after
+    a word that opens a complement ("On balance this is"). The yes/no reader reads its own
+    hedges clause by clause and its own truncation."""
 
 
 def read_answer(text: str, lex: Lexicon) -> Reading:
@@ -120,8 +135,9 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
     words, starts, ends = lex.canon.canon_arrays(f)
     if not words:
         return Reading(f, Verdict(None, "no-words", "the answer has no words", f))
+    ws = frozenset(words)
     for name, phrases in (("refusal", lex.refusal), ("junk", lex.junk), ("hedge", lex.hedge)):
-        found = phrases.find(words)
+        found = phrases.find(words, ws)
         if found and name == "hedge":
             # "no hemorrhage in either hemisphere" denies both: a none cue, not a hedge.
             negated = set(negated_either(words, lex))
@@ -130,6 +146,12 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
             i, j = found[0]
             cue = " ".join(words[i:j])
             return Reading(f, Verdict(None, name, f"{name}: '{cue}'", f, cues=(f"{name}:{cue}",)))
+    two_option_early = None
+    held = lex.choice_hedge.find(words, ws)
+    if held:
+        i, j = held[0]
+        cue = " ".join(words[i:j])
+        two_option_early = Verdict(None, "hedge", f"hedge: '{cue}'", f, cues=(f"hedge:{cue}",))
     yes_no = False
     lead: str | None = None
     if words[0] in lex.yes or words[0] in lex.no:
@@ -151,12 +173,20 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
     ):
         cut = Verdict(None, "truncated", "the answer is cut off inside a coordination", f)
         return Reading(f, cut)
+    if two_option_early is None and len(words) > 2 and tail[-1:].isalpha() and words[-1] in _OPEN:
+        why = "the answer is cut off before its complement"
+        two_option_early = Verdict(None, "truncated", why, f)
+    if tail.endswith(":"):
+        cut = Verdict(None, "truncated", "the answer stops after a heading ('X:')", f)
+        return Reading(f, cut)
     if tail.endswith("?"):
         back = Verdict(None, "question", "the answer is a question back", f)
         return Reading(f, back)
     breaks = _break_positions(f)
     # Words that fuzzy matching may consider: long, alphabetic, not known English.
-    unknown = set(words).difference(vocabulary(), lex.known_words)
+    if lead is not None:
+        ws = frozenset(words)  # the lead yes/no was set apart
+    unknown = ws.difference(vocabulary(), lex.known_words)
     oov: tuple[int, ...] = ()
     if unknown:
         oov = tuple(
@@ -164,12 +194,29 @@ def read_answer(text: str, lex: Lexicon) -> Reading:
             for i, w in enumerate(words)
             if w in unknown and len(w) >= _FUZZY_MIN_LEN and w.isalpha()
         )
-    both = tuple(lex.both.find(words))
-    none = tuple(lex.none.find(words)) + tuple(negated_either(words, lex))
+    both = tuple(lex.both.find(words, ws))
+    none = tuple(lex.none.find(words, ws)) + tuple(negated_either(words, lex))
     early = None
     if yes_no:
         early = Verdict(None, "yes-no", "a bare yes/no to a two-option question", f)
-    return Reading(f, early, words, starts, ends, breaks, oov, both, none, yes_no=yes_no, lead=lead)
+    return Reading(
+        f,
+        early,
+        words,
+        starts,
+        ends,
+        breaks,
+        oov,
+        both,
+        none,
+        yes_no=yes_no,
+        lead=lead,
+        rationale=focus.rationale,
+        reconsidered=focus.reconsidered,
+        retraction=focus.retraction,
+        two_option_early=two_option_early,
+        wordset=ws,
+    )
 
 
 def _break_positions(f: str) -> tuple[int, ...]:

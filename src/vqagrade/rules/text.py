@@ -40,6 +40,8 @@ _CONTRACTIONS = {
     "hadn": ("had", "not"),
 }
 _JOINABLE_GAP = re.compile(r"[\s\-]{1,3}")
+# A separator inside a spinal level: "L4-L5", "L4\u20135", "L4/5", "C6 - 7".
+_LEVEL_GAP = re.compile(r"\s?[-\u2010\u2011\u2013\u2014/]\s?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +133,28 @@ class Canonicalizer:
         case_sensitive: Mapping[str, tuple[str, ...]] | None = None,
         no_fold: Iterable[str] = (),
         spelling: Mapping[str, str] | None = None,
+        level_prefixes: Iterable[str] = (),
+        numbered: Iterable[str] = (),
+        roman: Mapping[str, str] | None = None,
     ) -> None:
         self.join_prefixes = frozenset(join_prefixes)
+        # Notation: spinal levels become one word ("L4-5" -> "l4_l5"); roman numerals after
+        # a numbered word become arabic ("grade II" -> "grade 2").
+        self.numbered = frozenset(numbered)
+        self.roman = dict(roman or {})
+        letters = "".join(sorted({p.lower() for p in level_prefixes}))
+        # Opens with a digit: letters are everywhere in answers, digits are rare.
+        self._level_probe = (
+            re.compile(rf"\d\s?[-\u2010\u2011\u2013\u2014/]\s?[{letters}]?\d") if letters else None
+        )
+        # The same on ASCII text, where \d is [0-9]: a plain character class is scanned for
+        # several times faster than the Unicode digit category.
+        self._level_probe_ascii = (
+            re.compile(rf"[0-9]\s?[-\u2010\u2011\u2013\u2014/]\s?[{letters}]?[0-9]")
+            if letters
+            else None
+        )
+        self._level_letters = frozenset(letters)
         self.case_sensitive = dict(case_sensitive or {})
         keep = frozenset(no_fold)
         self.lemmas: Mapping[str, str] = _Guarded(lemma_table(), keep) if keep else lemma_table()
@@ -185,6 +207,11 @@ class Canonicalizer:
         raw, starts, ends = parts[1::2], offsets[1:-1:2], offsets[2:-1:2]
         if "t" in raw:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
+        probe = self._level_probe_ascii if low.isascii() else self._level_probe
+        if probe is not None and probe.search(low) is not None:
+            raw, starts, ends = self._join_levels(low, raw, starts, ends)
+        if self.roman and not self.numbered.isdisjoint(raw):
+            raw = self._arabic(raw)
         if self._cs_probe is not None and self._has_case_sensitive(text):
             raw, starts, ends = self._apply_case_sensitive(text, raw, starts, ends)
         join, fold, folds = self.join_prefixes, self._fold, self._folds
@@ -212,6 +239,45 @@ class Canonicalizer:
             we.append(ends[i])
             i += 1
         return words, ws, we
+
+    def _level(self, w: str) -> bool:
+        return len(w) >= 2 and w[0] in self._level_letters and w[1:].isdigit()
+
+    def _join_levels(
+        self, low: str, raw: list[str], starts: list[int], ends: list[int]
+    ) -> tuple[list[str], list[int], list[int]]:
+        """ "L4-L5", "L4-5", "L4/5", "C6\u20137" -> one word "l4_l5" ("c6_c7")."""
+        r2: list[str] = []
+        s2: list[int] = []
+        e2: list[int] = []
+        i, n = 0, len(raw)
+        while i < n:
+            w = raw[i]
+            if (
+                i + 1 < n
+                and self._level(w)
+                and (raw[i + 1].isdigit() or self._level(raw[i + 1]))
+                and _LEVEL_GAP.fullmatch(low, ends[i], starts[i + 1]) is not None
+            ):
+                nxt = raw[i + 1]
+                r2.append(f"{w}_{w[0] + nxt if nxt.isdigit() else nxt}")
+                s2.append(starts[i])
+                e2.append(ends[i + 1])
+                i += 2
+                continue
+            r2.append(w)
+            s2.append(starts[i])
+            e2.append(ends[i])
+            i += 1
+        return r2, s2, e2
+
+    def _arabic(self, raw: list[str]) -> list[str]:
+        """Roman numerals after a numbered word as arabic ("grade iv" -> "grade 4")."""
+        out = list(raw)
+        for k in range(1, len(out)):
+            if out[k - 1] in self.numbered:
+                out[k] = self.roman.get(out[k], out[k])
+        return out
 
     def _has_case_sensitive(self, text: str) -> bool:
         assert self._cs_probe is not None
@@ -311,9 +377,15 @@ class PhraseSet:
                 return p
         return None
 
-    def find(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
-        """Non-overlapping (start, end) token ranges of phrases, scanning left to right."""
-        if self._by_first.keys().isdisjoint(words):  # the common case, decided in C
+    def find(
+        self, words: tuple[str, ...], wordset: frozenset[str] | None = None
+    ) -> list[tuple[int, int]]:
+        """Non-overlapping (start, end) token ranges of phrases, scanning left to right.
+
+        `wordset`: the set of `words` (or a superset), when the caller has it: the common
+        case, no phrase's first word there, is then decided by looking up the fewer of the
+        two sets' members, not every word."""
+        if self._by_first.keys().isdisjoint(words if wordset is None else wordset):
             return []
         out: list[tuple[int, int]] = []
         i, n = 0, len(words)
