@@ -311,6 +311,13 @@ class Lexicon:
         case_sensitive = {
             v: btoks(canonical) for canonical, vs in raw.case_sensitive.items() for v in vs
         }
+        # A canonical side that holds another entry's variant is taken to that entry's
+        # canonical words ("middle cerebral artery" -> "middle brain artery"), so a phrase
+        # lands on the same words whether it is written out or reached through a synonym.
+        # An entry that only drops words of its variant ("portal venous phase" -> "venous
+        # phase") keeps its words as written.
+        synonyms = {v: t if _inside(t, v) else _settle(t, synonyms) for v, t in synonyms.items()}
+        case_sensitive = {v: _settle(t, synonyms) for v, t in case_sensitive.items()}
         self.canon = Canonicalizer(
             join_prefixes=lists.get("tokens.join_prefixes", []),
             synonyms=synonyms,
@@ -436,6 +443,39 @@ class Lexicon:
         # Every list as merged ("section.name" -> phrases), for the modules that build their
         # own vocabulary from a section of their own (yes_no.toml's [yes_no]).
         self.lists = {name: tuple(values) for name, values in lists.items()}
+
+
+def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
+    """`part` is a run of consecutive words of `whole`."""
+    n = len(part)
+    return any(whole[i : i + n] == part for i in range(len(whole) - n + 1))
+
+
+def _settle(
+    words: tuple[str, ...], synonyms: dict[tuple[str, ...], tuple[str, ...]], rounds: int = 3
+) -> tuple[str, ...]:
+    """`words` with the synonym phrases in them replaced, longest first, until nothing
+    changes (at most `rounds` passes, so entries that point at each other stop)."""
+    longest = max((len(v) for v in synonyms), default=0)
+    for _ in range(rounds):
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            for n in range(min(longest, len(words) - i), 0, -1):
+                repl = synonyms.get(words[i : i + n])
+                # A variant that opens its own canonical words ("ziehl neelsen" in "ziehl
+                # neelsen stain") is already there.
+                if repl is not None and words[i : i + len(repl)] != repl:
+                    out.extend(repl)
+                    i += n
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        if tuple(out) == words:
+            break
+        words = tuple(out)
+    return words
 
 
 def _join_terms(words: tuple[str, ...], terms: dict[tuple[str, ...], str]) -> tuple[str, ...]:

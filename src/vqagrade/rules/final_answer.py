@@ -108,15 +108,16 @@ def _corrections(lex: Lexicon) -> _Corrections:
     return _Corrections(pattern, probes)
 
 
-def find_focus(text: str, lex: Lexicon) -> Focus:
+def find_focus(text: str, lex: Lexicon, *, structured: bool = True) -> Focus:
     """The part of `text` that carries the answer.
 
     Args:
         text: the raw answer.
         lex: the lexicon (role tags and answer markers).
+        structured: render a JSON object answer as plain text.
     """
     fix = _corrections(lex)
-    focus, low = _find(text, lex, fix)
+    focus, low = _find(text, lex, fix, structured)
     return _corrected(focus, fix, low)
 
 
@@ -162,6 +163,11 @@ def _retraction(after: str, fix: _Corrections) -> str | None:
     return None if found is None else after[found.end() :].strip()
 
 
+def structured_answer(text: str) -> bool:
+    """Whether `find_focus` renders `text` as a JSON object answer."""
+    return _structured(text.strip()) is not None
+
+
 def _structured(t: str) -> str | None:
     """A JSON object answer as plain text: its answer key's value, or "X and Y. no Z." from
     yes/no values (None when `t` is not a JSON object)."""
@@ -196,11 +202,13 @@ def _structured(t: str) -> str | None:
     return ". ".join(parts)
 
 
-def _find(text: str, lex: Lexicon, fix: _Corrections) -> tuple[Focus, str | None]:
+def _find(
+    text: str, lex: Lexicon, fix: _Corrections, structured: bool = True
+) -> tuple[Focus, str | None]:
     """The focus, and the focus lower-cased when it was made on the way (else None)."""
     role, final, conclusion, conclusion_words = _patterns(lex)
     t = text.strip()
-    if t[:1] in ("{", "`"):
+    if structured and t[:1] in ("{", "`"):
         rendered = _structured(t)
         if rendered is not None:
             return Focus(rendered, "structured answer"), None

@@ -43,6 +43,7 @@ from .reading import (
     clause_end,
     clause_start,
     read_answer,
+    structured_answer,
 )
 from .text import PhraseSet
 
@@ -274,6 +275,10 @@ def _label(
 ) -> tuple[ChoiceVerdict, str]:
     """The verdict of the final answer and the reasoning before it ("" when there is none)."""
     n = len(ch.texts)
+    if depth == 0 and text.lstrip()[:1] in ("{", "`") and structured_answer(text):
+        # The two-option reading renders a JSON answer as plain text; the options' letters
+        # and texts are read from the object itself here.
+        r = read_answer(text, lex, structured=False)
     f = r.focus
     if len(text) <= 12 and f == text.strip() and (r.early is None or r.early.rule == "letter"):
         m0 = _WHOLE.match(_BOLD_MARK.sub("", f).strip())
@@ -1731,6 +1736,8 @@ def _modifier_only(
         surface = r.focus[r.starts[a] : r.ends[a]].lower()
         if any(surface == t.lower() or surface in t.lower().split() for t in ch.texts):
             continue  # the option's own word, not a derived form
+        if not surface.replace(" ", "").isalpha():
+            continue  # a notation ("L4-5" for "L4-L5"), not a derived adjective
         if len(surface.split()) > 1 or not r.focus[r.ends[a] : r.starts[b]].isspace():
             continue  # a phrase the lexicons know ("sagittal section"), or punctuation
         nxt = r.words[b]

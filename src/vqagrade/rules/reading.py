@@ -14,7 +14,7 @@ from operator import add
 
 from ..labels import Label
 from ..lexicon import Lexicon
-from .final_answer import find_focus
+from .final_answer import find_focus, structured_answer
 from .text import lemma_table
 
 _LETTER_ONLY = re.compile(
@@ -109,14 +109,16 @@ class Reading:
     hedges clause by clause and its own truncation."""
 
 
-def read_answer(text: str, lex: Lexicon) -> Reading:
+def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
     """The option-independent reading of an answer: focus, tokens, refusals, hedges.
 
     Args:
         text: the answer text (gt or pred).
         lex: the lexicon.
+        structured: render a JSON object answer as plain text (the multiple-choice reader
+            reads the object itself).
     """
-    focus = find_focus(text, lex)
+    focus = find_focus(text, lex, structured=structured)
     f = focus.text
     if not f.strip():
         why = "the answer is empty" if not text.strip() else f"no answer text ({focus.how})"
