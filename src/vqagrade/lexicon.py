@@ -50,6 +50,8 @@ GRAMMAR_LISTS = (
     "question_negators",
     "state_options",
     "vessel_nouns",
+    "comparand_markers",
+    "reference_words",
 )
 
 _LIST_SECTIONS = {
@@ -67,6 +69,7 @@ _LIST_SECTIONS = {
         "hedge",
         "choice_hedge",
         "conditional",
+        "generic_statements",
         "refusal",
         "junk",
         "yes",
@@ -289,6 +292,7 @@ class Lexicon:
         self.hedge = phrases("cues.hedge")
         self.choice_hedge = phrases("cues.choice_hedge")
         self.conditional = phrases("cues.conditional")
+        self.generic_statements = phrases("cues.generic_statements")
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")
         self.letter_words = dict(
