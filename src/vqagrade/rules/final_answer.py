@@ -54,6 +54,9 @@ class Focus:
     """What follows a self-correction in the text after an explicit final answer ("Answer:
     T2. Actually, I can't be certain ..."): must choose the same option, or the answer is
     withdrawn. None when the rationale holds no self-correction."""
+    body: str = ""
+    """The text before a final answer or a concluding sentence: must not choose the other
+    option ("... a lesion in the left parietal lobe ... In summary: right parietal mass")."""
 
 
 @lru_cache(maxsize=8)
@@ -231,7 +234,9 @@ def _find(text: str, lex: Lexicon, fix: _Corrections) -> tuple[Focus, str | None
                 # Lower-casing may change a length (a dotted capital I): then no offsets.
                 same = len(low) == len(t)
                 before = _after_correction(t[:cut], low if same else None, fix)
-                focus = Focus(answer, "final-answer marker", after, before, _retraction(after, fix))
+                focus = Focus(
+                    answer, "final-answer marker", after, before, _retraction(after, fix), t[:cut]
+                )
                 return focus, None
     if "**" in t or "__" in t:
         # Only a lone bold span that ends the answer is the answer ("... is **solid**.");
@@ -257,7 +262,8 @@ def _find(text: str, lex: Lexicon, fix: _Corrections) -> tuple[Focus, str | None
             if m and s[m.end() :].strip():
                 # From the conclusion to the end: a later correction still counts.
                 rest = " ".join([s[m.end() :].strip(), *(x.strip() for x in sentences[k + 1 :])])
-                return Focus(rest, "concluding sentence"), None
+                body = " ".join(x.strip() for x in sentences[:k])
+                return Focus(rest, "concluding sentence", body=body), None
     return Focus(t, "whole answer"), low if len(low) == len(t) else None
 
 
