@@ -52,6 +52,7 @@ GRAMMAR_LISTS = (
     "vessel_nouns",
     "comparand_markers",
     "reference_words",
+    "clause_final_states",
 )
 
 _LIST_SECTIONS = {

@@ -216,6 +216,16 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
         k = h.first - 1
         if f[r.ends[k] : h.start] in _JOINERS and words[k] != own.words[at - 1]:
             return "head"
+    other_opt = opts.b if h.option is Label.A else opts.a
+    if (
+        at == len(own.words) - 1
+        and len(other_opt.words) == 1
+        and _adjective(other_opt.words[0], lex)
+        and _adjective(own.words[0], lex)
+    ):
+        # "the valve leaflet" to "mitral or tricuspid valve?": the head both share (kept
+        # beside a mention of the other option, so dropping it never leaves that alone)
+        return "head"
     other = opts.b if h.option is Label.A else opts.a
     said = r.focus[h.start : h.end].lower()
     if any(
