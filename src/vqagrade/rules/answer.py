@@ -77,9 +77,7 @@ def _finding_placed(text: str, opts: Options, lex: Lexicon, label: Label) -> boo
         if h.option is not label or h.negation is not None:
             continue
         lo, hi = clause_start(body, h.start), clause_end(body, h.end)
-        if any(
-            lo <= body.starts[k] < hi and w in opts.findings for k, w in enumerate(words)
-        ):
+        if any(lo <= body.starts[k] < hi and w in opts.findings for k, w in enumerate(words)):
             return True
     return False
 

@@ -288,8 +288,7 @@ def _finding_named(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
             continue
         before = words[max(0, k - _NEG_WINDOW) : k]
         if any(x in _NEGATORS for x in before) or any(
-            lex.neg_before.match_at(words, i) is not None
-            for i in range(max(0, k - _NEG_WINDOW), k)
+            lex.neg_before.match_at(words, i) is not None for i in range(max(0, k - _NEG_WINDOW), k)
         ):
             continue
         if any(

@@ -278,7 +278,9 @@ def _modifier_like(word: str, lex: Lexicon) -> bool:
     )
 
 
-_BOUND_AFTER = re.compile(r"\s*(?:range|limits?|values?)?\s*[:=]?\s*(?:[<>\u2264\u2265]|up to\b|\d)")
+_BOUND_AFTER = re.compile(
+    r"\s*(?:range|limits?|values?)?\s*[:=]?\s*(?:[<>\u2264\u2265]|up to\b|\d)"
+)
 
 
 def _reference_or_comparand(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:

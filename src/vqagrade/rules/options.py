@@ -25,9 +25,7 @@ _CONJ = frozenset({"or", "vs", "versus"})
 # "(A) X (B) Y", "A) X B) Y", "A. X B. Y", "A: X B: Y"
 _LETTER = re.compile(r"(?:\(([A-Da-d])\)|(?<![\w'])([A-D])[).:])\s*")
 _MAX_OPTION_WORDS = 6
-_MORE_THAN_OR_LESS = re.compile(
-    r"\b(more|less) (\w+) than ([^,?]+?),? or (less|more)\s*\?", re.I
-)
+_MORE_THAN_OR_LESS = re.compile(r"\b(more|less) (\w+) than ([^,?]+?),? or (less|more)\s*\?", re.I)
 _EXAMPLES = re.compile(r"\b(?:e\.?g\.?|i\.?e\.?|such as|for example|for instance)(?:\W|$)", re.I)
 # Counts reads of `Options.context`: labels that never read it depend only on the options'
 # signature and are shared between questions with the same options.
