@@ -54,6 +54,9 @@ GRAMMAR_LISTS = (
     "question_negators",
     "state_options",
     "vessel_nouns",
+    "comparand_markers",
+    "reference_words",
+    "clause_final_states",
 )
 
 _LIST_SECTIONS = {
@@ -71,6 +74,7 @@ _LIST_SECTIONS = {
         "hedge",
         "choice_hedge",
         "conditional",
+        "generic_statements",
         "refusal",
         "junk",
         "yes",
@@ -358,6 +362,7 @@ class Lexicon:
         self.hedge = phrases("cues.hedge")
         self.choice_hedge = phrases("cues.choice_hedge")
         self.conditional = phrases("cues.conditional")
+        self.generic_statements = phrases("cues.generic_statements")
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")
         self.letter_words = dict(

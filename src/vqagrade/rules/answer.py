@@ -25,7 +25,7 @@ from .mentions import (
 )
 from .negation import negate
 from .options import Options
-from .reading import _LETTER_MARK, Hit, Reading, Verdict, read_answer
+from .reading import _LETTER_MARK, Hit, Reading, Verdict, clause_end, clause_start, read_answer
 
 __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_answer"]
 
@@ -39,6 +39,12 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         if not r.retraction or label_answer(r.retraction, opts, lex).label is not v.label:
             why = "the final answer is corrected after it is given"
             return Verdict(None, "retracted", why, v.focus, v.hits, v.cues)
+    if r.body and v.label in (Label.A, Label.B):
+        other = Label.B if v.label is Label.A else Label.A
+        if _may_name(r.body, opts, other) and _finding_placed(r.body, opts, lex, other):
+            # "... a lesion in the left parietal lobe ... In summary: right parietal mass"
+            why = "the text before the conclusion chooses the other option"
+            return Verdict(None, "body", why, v.focus, v.hits, v.cues)
     if (r.rationale or r.reconsidered) and v.label in (Label.A, Label.B):
         other = Label.B if v.label is Label.A else Label.A
         if (
@@ -55,6 +61,25 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             why = "the reasoning before the final answer corrected itself to the other option"
             return Verdict(None, "reconsidered", why, v.focus, v.hits, v.cues)
     return v
+
+
+def _finding_placed(text: str, opts: Options, lex: Lexicon, label: Label) -> bool:
+    """Whether `text` chooses option `label` in a clause that names the finding the question
+    asks about ("There is a ring-enhancing lesion in the left parietal lobe")."""
+    if not opts.findings:
+        return False
+    body = read_answer(text, lex)
+    v = label_reading(body, opts, lex)
+    if v.label is not label or not body.words:
+        return False
+    words = body.words
+    for h in v.hits:
+        if h.option is not label or h.negation is not None:
+            continue
+        lo, hi = clause_start(body, h.start), clause_end(body, h.end)
+        if any(lo <= body.starts[k] < hi and w in opts.findings for k, w in enumerate(words)):
+            return True
+    return False
 
 
 def _may_name(text: str, opts: Options, label: Label) -> bool:

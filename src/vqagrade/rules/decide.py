@@ -59,6 +59,15 @@ def _about_question(r: Reading, i: int, j: int, opts: Options, lex: Lexicon) -> 
         if r.starts[k] >= lo and r.ends[k] <= hi and w not in option_words
     ]
     rest = [w for w in clause if w not in lex.both.phrases_words and content_word(w, lex)]
+    visible = lex.grammar["visibility"]
+    findings = lex.grammar["finding_words"]
+    if any(w in visible for w in rest) and all(
+        w in visible or (w in opts.context and w not in findings and w not in opts.findings)
+        for w in rest
+    ):
+        # "Both ovaries are visualised" to "Is the ovarian cyst on the left or the right?":
+        # the question's subject said to be seen, nothing said of it.
+        return False
     if not rest:
         # "The portal vein and arteries are seen": only that they are visible.
         return not any(w in lex.grammar["visibility"] for w in clause)
@@ -88,6 +97,9 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             for i in range(len(words) - 1)
             if words[i] in lex.mixed and words[i + 1] in shared and i not in owned
         ]
+    if both_cue and {h.option for h in hits if h.negation is None} != {Label.A, Label.B}:
+        # With both options named, "both layers are involved" sums them up.
+        both_cue = [(i, j) for i, j in both_cue if not _cue_on_other_noun(r, j, opts, lex)]
     none_cue = [(i, j) for i, j in r.none_cue if i not in owned]
     cues += ["both:" + " ".join(words[i:j]) for i, j in both_cue]
     cues += ["none:" + " ".join(words[i:j]) for i, j in none_cue]
@@ -217,6 +229,12 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
                 return Verdict(Label.BOTH, "both-also", why, f, t_hits, tuple(cues))
         return verdict(None, "both-mentioned", "mentions both options without choosing")
     if neg == {Label.A, Label.B}:
+        seen = _finding_named(r, hits, opts, lex)
+        if seen:
+            # "The left lung is clear. The right lung is clear. There is a 9 mm nodule ...":
+            # the finding asked about is there, placed by something else.
+            why = f"denies both options, yet names the '{seen}' the question asks about"
+            return verdict(None, "contradiction", why)
         return verdict(Label.NONE, "both-denied", "denies both options")
     if len(neg) == 1:
         denied = next(iter(neg))
@@ -229,6 +247,58 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
         return verdict(absent[0], "subject-absent", why)
     return verdict(None, "no-option", "names neither option")
+
+
+def _cue_on_other_noun(r: Reading, j: int, opts: Options, lex: Lexicon) -> bool:
+    """A "both" that quantifies another noun than the options' ("Hypometabolism in both
+    temporal lobes" to "increased or decreased metabolism?"): unless the options are sides
+    or positions, which "both <organ>" names ("both kidneys" to "left or right kidney?")."""
+    words = r.words
+    while j < len(words) and words[j] in _ARTICLES_OF:
+        j += 1
+    if j >= len(words) or r.starts[j] >= clause_end(r, r.ends[j - 1]):
+        return False
+    w = words[j]
+    option_words = opts.a.words + opts.b.words
+    if w in option_words or not content_word(w, lex) or w in lex.grammar["cue_filler"]:
+        return False
+    if w in lex.grammar["side_nouns"]:
+        return False
+    sided = {"laterality", "position"}
+    for o in (opts.a, opts.b):
+        if any(lex.parallel.get(x, set()) & sided for x in o.key):
+            return False
+    return True
+
+
+_ARTICLES_OF = frozenset({"the", "of", "a", "an", "its", "their"})
+
+
+def _finding_named(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """The question's finding named outside any denial, in a clause with no option."""
+    findings = opts.findings
+    if not findings or findings.isdisjoint(r.wordset):
+        return None
+    words = r.words
+    for k, w in enumerate(words):
+        if w not in findings:
+            continue
+        lo, hi = clause_start(r, r.starts[k]), clause_end(r, r.ends[k])
+        if any(lo <= h.start < hi for h in hits):
+            continue
+        before = words[max(0, k - _NEG_WINDOW) : k]
+        if any(x in _NEGATORS for x in before) or any(
+            lex.neg_before.match_at(words, i) is not None for i in range(max(0, k - _NEG_WINDOW), k)
+        ):
+            continue
+        if any(
+            lex.neg_after.match_at(words, i) or lex.neg_after_state.match_at(words, i)
+            for i in range(k + 1, min(len(words), k + 1 + _POST_WINDOW))
+            if r.starts[i] < hi
+        ):
+            continue
+        return w
+    return None
 
 
 def _finding_apart(r: Reading, cue: int, opts: Options) -> bool:
@@ -303,6 +373,8 @@ def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
         lo, hi = clause_start(r, r.starts[k]), clause_end(r, r.ends[k])
         if any(lo <= h.start < hi for h in hits):
             continue  # "no fracture of the tibia": said of an option
+        if ":" in r.focus[_sentence_start(r.focus, lo) : lo]:
+            continue  # "Right hip: joint space preserved, no fracture": under a heading
         if k + 1 < len(words) and r.starts[k + 1] < hi and words[k + 1] not in follow:
             continue  # "no mass effect": another noun
         for i in range(max(0, k - _NEG_WINDOW), k):
@@ -387,3 +459,8 @@ def _joined(hits: list[Hit], words: tuple[str, ...], conj: frozenset[str], *, st
         if not strict or all(w in _COORD for w in between):
             return True
     return False
+
+
+def _sentence_start(f: str, pos: int) -> int:
+    """Where the sentence holding offset `pos` of `f` begins."""
+    return max(f.rfind(c, 0, pos) for c in ".;\n!?") + 1

@@ -35,6 +35,7 @@ _TRUE = frozenset({"yes", "true", "present", "y"})
 _FALSE = frozenset({"no", "false", "absent", "none", "n"})
 # What may stand before a self-correction: a clause break, or nothing.
 _CLAUSE_OPEN = frozenset(".,;:!?\u2026\u2013\u2014-(\n")
+_ANY_OPEN = re.compile("[" + re.escape("".join(sorted(_CLAUSE_OPEN))) + "]")
 
 
 # Not frozen: a frozen dataclass sets each field through object.__setattr__, several
@@ -54,6 +55,9 @@ class Focus:
     """What follows a self-correction in the text after an explicit final answer ("Answer:
     T2. Actually, I can't be certain ..."): must choose the same option, or the answer is
     withdrawn. None when the rationale holds no self-correction."""
+    body: str = ""
+    """The text before a final answer or a concluding sentence: must not choose the other
+    option ("... a lesion in the left parietal lobe ... In summary: right parietal mass")."""
 
 
 @lru_cache(maxsize=8)
@@ -92,11 +96,18 @@ class _Corrections:
     "correction"): a text without one of them as a substring holds no marker. Substring
     tests run in C without a regex (several times cheaper than a regex probe)."""
 
-    def may_hold(self, low: str, end: int | None = None) -> bool:
-        """Whether lower-cased `low` (up to `end`) may hold a marker."""
-        if end is None:
-            return any(w in low for w in self.probes)
-        return any(low.find(w, 0, end) >= 0 for w in self.probes)
+    def may_hold(self, low: str, end: int | None = None, *, at_start: bool = False) -> bool:
+        """Whether lower-cased `low` (up to `end`) may hold a marker that opens a clause:
+        after a clause break, or (`at_start`) at the very start, or after white space that
+        opens the text. Only the text after the first clause break is searched."""
+        stop = len(low) if end is None else end
+        start = 0
+        if not at_start and not low[:1].isspace():
+            m = _ANY_OPEN.search(low, 0, stop)
+            if m is None:
+                return False  # no clause break: no marker can open a clause
+            start = m.start() + 1
+        return any(low.find(w, start, stop) >= 0 for w in self.probes)
 
 
 @lru_cache(maxsize=8)
@@ -153,7 +164,7 @@ def _after_correction(t: str, low: str | None, fix: _Corrections) -> str:
 def _retraction(after: str, fix: _Corrections) -> str | None:
     """The text after the last self-correction that opens a clause of `after` (the text after
     a final answer, so a correction at its start counts), or None when it has none."""
-    if not after or not fix.may_hold(after.lower()):
+    if not after or not fix.may_hold(after.lower(), at_start=True):
         return None
     found = None
     for m in fix.pattern.finditer(after):
@@ -239,7 +250,9 @@ def _find(
                 # Lower-casing may change a length (a dotted capital I): then no offsets.
                 same = len(low) == len(t)
                 before = _after_correction(t[:cut], low if same else None, fix)
-                focus = Focus(answer, "final-answer marker", after, before, _retraction(after, fix))
+                focus = Focus(
+                    answer, "final-answer marker", after, before, _retraction(after, fix), t[:cut]
+                )
                 return focus, None
     if "**" in t or "__" in t:
         # Only a lone bold span that ends the answer is the answer ("... is **solid**.");
@@ -265,7 +278,8 @@ def _find(
             if m and s[m.end() :].strip():
                 # From the conclusion to the end: a later correction still counts.
                 rest = " ".join([s[m.end() :].strip(), *(x.strip() for x in sentences[k + 1 :])])
-                return Focus(rest, "concluding sentence"), None
+                body = " ".join(x.strip() for x in sentences[:k])
+                return Focus(rest, "concluding sentence", body=body), None
     return Focus(t, "whole answer"), low if len(low) == len(t) else None
 
 

@@ -143,6 +143,8 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
             for k in range(h.first - 4, h.first)
         ):
             continue  # "near the spleen": a landmark
+        if _reference_or_comparand(r, h, opts, lex):
+            continue  # "(normal < 3 mm)", "well beyond a small one": a measure, not an answer
         if h.first == h.last and _contradicted(r, h, opts, lex):
             continue  # "the left kidney" is not option "right kidney"; "lower left" is
             # neither "upper left" nor "lower right"
@@ -214,6 +216,16 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
         k = h.first - 1
         if f[r.ends[k] : h.start] in _JOINERS and words[k] != own.words[at - 1]:
             return "head"
+    other_opt = opts.b if h.option is Label.A else opts.a
+    if (
+        at == len(own.words) - 1
+        and len(other_opt.words) == 1
+        and _adjective(other_opt.words[0], lex)
+        and _adjective(own.words[0], lex)
+    ):
+        # "the valve leaflet" to "mitral or tricuspid valve?": the head both share (kept
+        # beside a mention of the other option, so dropping it never leaves that alone)
+        return "head"
     other = opts.b if h.option is Label.A else opts.a
     said = r.focus[h.start : h.end].lower()
     if any(
@@ -263,6 +275,34 @@ def _modifier_like(word: str, lex: Lexicon) -> bool:
         word in lex.modifiers
         or word.endswith(("ly", "ing"))
         or (len(word) > 4 and word.endswith(lex.adjective_suffixes))
+    )
+
+
+_BOUND_AFTER = re.compile(
+    r"\s*(?:range|limits?|values?)?\s*[:=]?\s*(?:[<>\u2264\u2265]|up to\b|\d)"
+)
+
+
+def _reference_or_comparand(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
+    """A mention that gives a reference range ("normal < 3 mm", "normal: 10-20%") or the
+    measure an answer is compared against ("well beyond a small one"; unless the question
+    asks a comparison, which reads "than" itself)."""
+    words = r.words
+    if (
+        h.first == h.last
+        and words[h.first] in lex.grammar["reference_words"]
+        and _BOUND_AFTER.match(r.focus, h.end)
+    ):
+        return True
+    if opts.predicate is not None or opts.comparand:
+        return False
+    k = h.first - 1
+    while k >= 0 and words[k] in _ARTICLES:
+        k -= 1
+    return (
+        k >= 0
+        and words[k] in lex.grammar["comparand_markers"]
+        and r.starts[k] >= clause_start(r, h.start)
     )
 
 
@@ -385,12 +425,18 @@ def _echo(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | Non
 
 
 def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
-    """Set aside mentions in sentences about what is usual or hypothetical ("would")."""
-    if not hits or (not lex.conditional.find(r.words, r.wordset) and "?" not in r.focus):
+    """Set aside mentions in sentences about what is usual or hypothetical ("would"), or
+    that state what a finding is in general ("which can be seen in both X and Y")."""
+    if not hits:
+        return hits
+    said = lex.conditional.find(r.words, r.wordset) + lex.generic_statements.find(
+        r.words, r.wordset
+    )
+    if not said and "?" not in r.focus:
         return hits
     ends = [m.start() for m in _SENTENCE_END.finditer(r.focus)] + [len(r.focus)]
     hedged: set[int] = set()
-    for i, _ in lex.conditional.find(r.words):
+    for i, _ in said:
         hedged.add(bisect_left(ends, r.starts[i]))
     for n, e in enumerate(ends):
         if e < len(r.focus) and r.focus[e] == "?":

@@ -156,6 +156,13 @@ def _cue_after(
             and words[j + 1] not in lex.stopwords
         ):
             return f"not {words[j + 1]}", False  # "the left side is not fractured"
+        if words[j] in lex.grammar["clause_final_states"] and (
+            j + 1 >= len(words) or r.starts[j + 1] > hi
+        ):
+            return words[j], True  # report style: "Upper lobes clear."
+        w = words[j]
+        if w not in opts.context and any(p + w in opts.context for p in lex.negative_prefixes):
+            return w, False  # "the right hip is located" to "Which hip is dislocated?"
         if colon and r.starts[j] > h.end and words[j] in lex.grammar["report_denials"]:
             return words[j], words[j] in ("normal", "unremarkable")
         nxt = next((x for x in hits if x.first == j), None)

@@ -27,6 +27,7 @@ _DASH = re.compile(r"\s[\u2014\u2013-]\s")
 # "(A) X (B) Y", "A) X B) Y", "A. X B. Y", "A: X B: Y"
 _LETTER = re.compile(r"(?:\(([A-Da-d])\)|(?<![\w'])([A-D])[).:])\s*")
 _MAX_OPTION_WORDS = 6
+_MORE_THAN_OR_LESS = re.compile(r"\b(more|less) (\w+) than ([^,?]+?),? or (less|more)\s*\?", re.I)
 _EXAMPLES = re.compile(r"\b(?:e\.?g\.?|i\.?e\.?|such as|for example|for instance)(?:\W|$)", re.I)
 
 
@@ -146,6 +147,8 @@ def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
     q = " ".join(question.split())
     # "Is this an MRI? Or a CT?": one question split in two.
     q = re.sub(r"\?\s+(or|vs\.?|versus)\b", r", \1", q, flags=re.I)
+    # "more hyperintense than the cortex, or less?" asks "more or less hyperintense than ...".
+    q = _MORE_THAN_OR_LESS.sub(r"\1 or \4 \2 than \3?", q)
     if not q:
         return NotTwoOption("empty", "the question is empty")
     lettered = _lettered(q, lex)

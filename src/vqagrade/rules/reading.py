@@ -22,7 +22,10 @@ _LETTER_ONLY = re.compile(
 )
 # Another option's letter after a leading one: "(A) / (B)", "A) or B)" name both letters.
 _LETTER_MARK = re.compile(r"\(([AaBb])\)|(?<![\w'])([AB])[).:]")
-_LETTER_LEAD = re.compile(r"^\s*(?:\(([AaBb])\)|([AB])[).:])\s+(\S.*)$", re.S)
+# A letter with its text: "(A) axial", "B. coronal", "A (coronal)" (the text in brackets).
+_LETTER_LEAD = re.compile(
+    r"^\s*(?:\(([AaBb])\)|([AB])[).:]|([AB])(?=\s+\([^()]*\)\W*$))\s+(\S.*)$", re.S
+)
 # Every branch opens with a character class, so the regex engine can skip ahead to
 # candidates (a leading lookbehind is tried at every position: measured 1.4x slower).
 _CLAUSE_BREAK = re.compile(r"[.;:!?,()\n]|[-\u2013\u2014](?<=\s.)(?=\s)")
@@ -102,6 +105,7 @@ class Reading:
     rationale: str = ""
     reconsidered: str = ""
     retraction: str | None = None
+    body: str = ""
     two_option_early: Verdict | None = None
     """A verdict only the two-option reader abstains on: a hedge that withholds a choice
     between two options ("suspicious for", "cannot distinguish"), or an answer cut off after
@@ -132,8 +136,8 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
         return Reading(f, Verdict(lab, "letter", f"the letter of option {lab.value}", f))
     m2 = _LETTER_LEAD.match(f)
     if m2:
-        lab = Label.A if (m2.group(1) or m2.group(2)).lower() == "a" else Label.B
-        return Reading(f, None, letter=lab, letter_rest=m2.group(3))
+        lab = Label.A if (m2.group(1) or m2.group(2) or m2.group(3)).lower() == "a" else Label.B
+        return Reading(f, None, letter=lab, letter_rest=m2.group(4))
     words, starts, ends = lex.canon.canon_arrays(f)
     if not words:
         return Reading(f, Verdict(None, "no-words", "the answer has no words", f))
@@ -216,6 +220,7 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
         rationale=focus.rationale,
         reconsidered=focus.reconsidered,
         retraction=focus.retraction,
+        body=focus.body,
         two_option_early=two_option_early,
         wordset=ws,
     )
