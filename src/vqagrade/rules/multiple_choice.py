@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -99,6 +100,10 @@ _NEGATED_LETTERS = re.compile(
 )
 # "(A)", "(option A)": a letter that labels the option just named.
 _BRACKET_LABEL = re.compile(r"[(\[](?:(?:option|choice)\s+)?[A-H][)\]]", re.I)
+_LETTER_WORD = re.compile(
+    r"(?i)\b(?:option|choice|letter)\b|\b(?:first|second|third|fourth|fifth|sixth|seventh"
+    r"|eighth|last)\s+(?:option|choice|answer|one)\b"
+)
 _CAPITAL_LETTER = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])")
 _LETTER_TAIL = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])|\b(?:option|choice)\b", re.I)
 # "A, B and C are wrong": the letter opens a list of letters.
@@ -130,9 +135,11 @@ _EARLY_KEEP = frozenset({"letter"})
 # A reasoning that goes through the options by letter ("Option B, pneumothorax, shows ...").
 _DISCUSSES = re.compile(r"\b(?:option|choice)\s+[A-H]\b|(?<![\w'-])[(\[]?[A-H][)\]:](?=\s)", re.I)
 # Substrings every correction cue holds (a cheap test before the pattern).
-_CORRECTION_HINTS = ("wait", "actual", "correct", "second", "scratch", "mean", "let me",
-                     "reflect", "rethink")  # fmt: skip
+_CORRECTION_HINTS = ("wait", "actual", "correction", "second thought", "scratch", "i mean",
+                     "let me re", "let me double", "let me check", "reflection",
+                     "rethink")  # fmt: skip
 # Sentences of a focus (a last one that commits to a letter is the answer).
+_SENTENCE_STOP = re.compile(r"[.!?\n]")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.I | re.S)
 _ANSWER_TAG = re.compile(r"<answer>.*?(?:</answer>|$)", re.I | re.S)
@@ -648,7 +655,9 @@ def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> st
         return f"the reasoning settles on option {LETTERS[min(settled_on)].value}"
     if _every_option(rx, voc) == "deny" and k != info.nothing:
         return "the reasoning denies every option"
-    said = {o for o, neg, i, _ in spans if not neg and not _hypothetical(rx, i, lex)}
+    others = [i for o, neg, i, _ in spans if not neg and o != k]
+    hyp = _hypothetical(rx, lex) if others else set()
+    said = {o for o, neg, i, _ in spans if not neg and (o == k or i not in hyp)}
     if (
         len(said) == 1
         and k not in said
@@ -663,15 +672,19 @@ def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> st
     return ""
 
 
-def _hypothetical(r: Reading, i: int, lex: Lexicon) -> bool:
-    """True when the sentence of word i speaks of what is usual or possible ("which are
+def _hypothetical(r: Reading, lex: Lexicon) -> set[int]:
+    """The words of the sentences that speak of what is usual or possible ("which are
     typically associated with conjunctivitis"), not of this image."""
-    f = r.focus
-    a = max(f.rfind(c, 0, r.starts[i]) for c in ".!?\n") + 1
-    ends = [e for e in (f.find(c, r.ends[i]) for c in ".!?\n") if e >= 0]
-    b = min(ends) if ends else len(f)
-    sentence = tuple(w for w, st in zip(r.words, r.starts, strict=True) if a <= st < b)
-    return bool(lex.conditional.find(sentence))
+    out: set[int] = set()
+    f, words, starts = r.focus, r.words, r.starts
+    begin = 0
+    for m in _SENTENCE_STOP.finditer(f + "."):
+        lo = bisect_left(starts, begin)
+        hi = bisect_left(starts, m.end())
+        if hi > lo and lex.conditional.find(words[lo:hi]):
+            out.update(range(lo, hi))
+        begin = m.end()
+    return out
 
 
 def _concluded(
@@ -773,6 +786,8 @@ def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
     chosen: set[int] = set()
     denied: set[int] = set()
     cues: list[str] = []
+    if not _CAPITAL_LETTER.search(f) and not _LETTER_WORD.search(f):
+        return chosen, denied, cues  # no capital letter standing alone, no "option b"
     denied_spans: list[tuple[int, int]] = []
     for m in _NEGATED_LETTERS.finditer(f):
         for x in _LETTER_IN.finditer(m.group(1)):
