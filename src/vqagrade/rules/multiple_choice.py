@@ -140,6 +140,8 @@ _CORRECTION_HINTS = ("wait", "actual", "correction", "second thought", "scratch"
                      "rethink")  # fmt: skip
 # Sentences of a focus (a last one that commits to a letter is the answer).
 _SENTENCE_STOP = re.compile(r"[.!?\n]")
+# Where a sentence of a long reasoning ends (a full stop before a space, a line break).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.I | re.S)
 _ANSWER_TAG = re.compile(r"<answer>.*?(?:</answer>|$)", re.I | re.S)
@@ -1121,11 +1123,39 @@ def _content(w: str, lex: Lexicon) -> bool:
 
 
 def _reread(f: str, lex: Lexicon) -> Reading | None:
-    """The words of a text without its cue checks (hedges inside options are read later)."""
-    words, starts, ends = lex.canon.canon_arrays(f)
+    """The words of a text without its cue checks (hedges inside options are read later).
+    A long text is read sentence by sentence, each sentence's words memoised: the
+    reasoning of chains of thought repeats its sentences from answer to answer."""
+    if len(f) < 160:
+        words, starts, ends = lex.canon.canon_arrays(f)
+    else:
+        words_l: list[str] = []
+        starts_l: list[int] = []
+        ends_l: list[int] = []
+        at = 0
+        for m in _SENTENCE_END.finditer(f + " "):
+            chunk = f[at : m.end()]
+            cw, cs, ce = _sentence_words(chunk, lex)
+            words_l.extend(cw)
+            starts_l.extend(x + at for x in cs)
+            ends_l.extend(x + at for x in ce)
+            at = m.end()
+        if at < len(f):
+            cw, cs, ce = _sentence_words(f[at:], lex)
+            words_l.extend(cw)
+            starts_l.extend(x + at for x in cs)
+            ends_l.extend(x + at for x in ce)
+        words, starts, ends = tuple(words_l), tuple(starts_l), tuple(ends_l)
     if not words:
         return None
     return Reading(f, None, words, starts, ends, _break_positions(f))
+
+
+@lru_cache(maxsize=8192)
+def _sentence_words(
+    chunk: str, lex: Lexicon
+) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    return lex.canon.canon_arrays(chunk)
 
 
 def _cue_outside_options(r: Reading, ch: Choices, lex: Lexicon, rule: str) -> bool:
