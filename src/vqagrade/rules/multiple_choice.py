@@ -100,12 +100,9 @@ _NEGATED_LETTERS = re.compile(
 )
 # "(A)", "(option A)": a letter that labels the option just named.
 _BRACKET_LABEL = re.compile(r"[(\[](?:(?:option|choice)\s+)?[A-H][)\]]", re.I)
-_LETTER_WORD = re.compile(
-    r"(?i)\b(?:option|choice|letter)\b|\b(?:first|second|third|fourth|fifth|sixth|seventh"
-    r"|eighth|last)\s+(?:option|choice|answer|one)\b"
-)
+_CAPITAL_CANDIDATE = re.compile(r"[A-H](?:[)\]])?(?![\w'-])")
+_SENT_BREAK = re.compile(r"[.!?]\s+|\n+")
 _CAPITAL_LETTER = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])")
-_LETTER_TAIL = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])|\b(?:option|choice)\b", re.I)
 # "A, B and C are wrong": the letter opens a list of letters.
 _LIST_GOES_ON = re.compile(r"^\W*[A-H](?:\s*(?:,|and|or|&)\s*[A-H])*\s+(?:and|or|are|,)\b")
 _LETTER_IN = re.compile(r"(?<![\w'-])[(\[]?([A-H])[)\]]?(?![\w'-])")
@@ -132,6 +129,9 @@ _NUMBERED = re.compile(
     r"^\W*(?:option|choice|answer)\s*(?:number\s*|no\.?\s*|#\s*)?([1-8])\W*$", re.I
 )
 _EARLY_KEEP = frozenset({"letter"})
+# Words without which no letter is chosen in lower case ("option b", "the second one").
+_LETTER_HINTS = ("option", "choice", "letter", "first", "second", "third", "fourth", "fifth",
+                 "sixth", "seventh", "eighth", "last")  # fmt: skip
 # A reasoning that goes through the options by letter ("Option B, pneumothorax, shows ...").
 _DISCUSSES = re.compile(r"\b(?:option|choice)\s+[A-H]\b|(?<![\w'-])[(\[]?[A-H][)\]:](?=\s)", re.I)
 # Substrings every correction cue holds (a cheap test before the pattern).
@@ -140,9 +140,6 @@ _CORRECTION_HINTS = ("wait", "actual", "correction", "second thought", "scratch"
                      "rethink")  # fmt: skip
 # Sentences of a focus (a last one that commits to a letter is the answer).
 _SENTENCE_STOP = re.compile(r"[.!?\n]")
-# Where a sentence of a long reasoning ends (a full stop before a space, a line break).
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.I | re.S)
 _ANSWER_TAG = re.compile(r"<answer>.*?(?:</answer>|$)", re.I | re.S)
 # Words that connect two options into a range or an alternative ("KL 3-4", "II or III").
@@ -559,6 +556,32 @@ def _reasoning_of(text: str, focus: str) -> str:
     return ""
 
 
+def _has_letter(f: str) -> bool:
+    """True when a capital A-H stands alone in the text (a pattern that opens with its
+    character class: the engine skips ahead to the candidates)."""
+    for m in _CAPITAL_CANDIDATE.finditer(f):
+        at = m.start()
+        if at and f[at - 1] == "(" or at and f[at - 1] == "[":
+            at -= 1
+        if at == 0 or not (f[at - 1].isalnum() or f[at - 1] in "_'-"):
+            return True
+    return False
+
+
+def _split_sentences(f: str) -> list[str]:
+    """The sentences of a text, each with its closing punctuation."""
+    out: list[str] = []
+    at = 0
+    for m in _SENT_BREAK.finditer(f):
+        cut = m.start() + (1 if f[m.start()] in ".!?" else 0)
+        if f[at:cut].strip():
+            out.append(f[at:cut])
+        at = m.end()
+    if f[at:].strip():
+        out.append(f[at:])
+    return out
+
+
 def _first_line_letter(f: str) -> str | None:
     """The first line of a focus of several lines when it is a letter answer ("B. MRI",
     "**Answer: C**", "C"), else None."""
@@ -594,7 +617,10 @@ def _last_sentence_letter(f: str, n: int) -> tuple[str, str] | None:
     a discussion, and the text before it."""
     if not any(c in f for c in ".!?\n") or len(f) < 8:
         return None
-    parts = [p for p in _SENTENCES.split(f.strip()) if p.strip()]
+    low = f.lower()
+    if not _has_letter(f) and not any(w in low for w in ("option", "choice", "letter")):
+        return None
+    parts = _split_sentences(f.strip())
     if len(parts) < 2:
         return None
     last = _BOLD_MARK.sub("", parts[-1]).strip()
@@ -631,7 +657,7 @@ def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> st
     info = _info(ch, lex)
     voc = _vocab(lex)
     low = reasoning.lower()
-    if not info.signal.search(low) and not _CAPITAL_LETTER.search(reasoning):
+    if not info.signal.search(low) and not _has_letter(reasoning):
         if not any(w in low for w in ("determin", "say", "tell", "any of", "none of")):
             return ""  # it names no option, letter or doubt
     fixed = _after_correction(reasoning, voc)
@@ -788,7 +814,8 @@ def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
     chosen: set[int] = set()
     denied: set[int] = set()
     cues: list[str] = []
-    if not _CAPITAL_LETTER.search(f) and not _LETTER_WORD.search(f):
+    low = f.lower()
+    if not _has_letter(f) and not any(w in low for w in _LETTER_HINTS):
         return chosen, denied, cues  # no capital letter standing alone, no "option b"
     denied_spans: list[tuple[int, int]] = []
     for m in _NEGATED_LETTERS.finditer(f):
@@ -1133,7 +1160,7 @@ def _reread(f: str, lex: Lexicon) -> Reading | None:
         starts_l: list[int] = []
         ends_l: list[int] = []
         at = 0
-        for m in _SENTENCE_END.finditer(f + " "):
+        for m in _SENT_BREAK.finditer(f + " "):
             chunk = f[at : m.end()]
             cw, cs, ce = _sentence_words(chunk, lex)
             words_l.extend(cw)
@@ -1741,7 +1768,7 @@ def _owner_of(word: str, k: int, info: _Info) -> int | None:
 def _stray_items(r: Reading, spans: list[tuple[int, bool, int, int]], lex: Lexicon) -> str:
     """ "Liver, Top": a list of fragments, some of them no option (an answer to another
     question, or several answers)."""
-    if not r.breaks or len(r.words) > 8 or _LETTER_TAIL.search(r.focus):
+    if not r.breaks or len(r.words) > 8 or _has_letter(r.focus) or "option" in r.focus.lower():
         return ""
     parts = [p for p in re.split(r"[,;/\n]", r.focus) if p.strip()]
     if len(parts) < 2 or any(len(p.split()) > 3 for p in parts):
