@@ -13,7 +13,10 @@ from ..kinds import MAX_CHOICES
 from ..lexicon import Lexicon
 
 # Option markers: "(A)", "[A]" (any case), "A." "A)" "A:" (upper case, at a line or list
-# start, followed by a space), "a)" (lower case). Each style is read on its own, never mixed.
+# start, followed by a space), "A:CT" / "A)CT" (no space after the colon or bracket, as
+# OmniMedVQA and GMAI-MMBench prompts write them), "a)" (lower case), and at a line start
+# any separator with or without spaces ("A:Squamous cell carcinoma", "A - X-ray",
+# "A.CT"). Each style is read on its own, never mixed.
 _MARKS = (
     re.compile(r"(?<![\w(\[])\(([A-Ha-h])\)(?=\s|$)"),
     re.compile(r"(?<![\w(\[])\[([A-Ha-h])\](?=\s|$)"),
@@ -21,6 +24,8 @@ _MARKS = (
     re.compile(r"(?:^|(?<=[\s:;,?]))([A-H])\)(?=\s)"),
     re.compile(r"(?:^|(?<=[\s:;,?]))([A-H]):(?=\s)"),
     re.compile(r"(?:^|(?<=[\s:;,?]))([a-h])\)(?=\s)"),
+    re.compile(r"(?:^|(?<=[\s:;,?]))([A-H])[:)](?=[^\W_])"),
+    re.compile(r"(?m)^[ \t]*([A-H])[ \t]*(?:[.):]|[ \t][-\u2013\u2014])[ \t]*(?=\S)"),
 )
 # Where the last option stops: the prompt's instruction after the list.
 _TRAILER = re.compile(
