@@ -81,6 +81,7 @@ _NAMED = re.compile(
     r"|([a-h])" + _AFTER + r")"
     r"|[(\[]([A-H])[)\]]"
     r"|\b([A-H])\s+(?:is|seems|appears)\s+(?:the\s+)?(?:correct|right|best|most\s+likely)\b"
+    r"|\b(?i:answer)\s*[:\uff1a]\s*[(\[]?([A-H])[)\]]?(?=[ \t]*(?:[.,;:!)\]]|\n|$))"
     r"|\b(?i:choose|chose|select|pick|go\s+with|so|therefore|thus|hence|believe|think|say|guess"
     r"|would\s+be|is|leaves|leaving|leaves\s+us\s+with|must\s+be|sticking\s+with|stick\s+with"
     r"|going\s+with|final)\s*[,:]?\s*(?i:the\s+answer\s+is\s+)?[(\[]?([A-H])[)\]]?" + _AFTER
