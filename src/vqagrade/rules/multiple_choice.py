@@ -793,12 +793,38 @@ def _lead(
             return ChoiceVerdict(None, "contradiction", "the letter and the words disagree", f)
         if _distinct_words_named(rx, info) - {k}:
             return ChoiceVerdict(None, "contradiction", "the words name another option", f)
+        if _names_something_else(rest, k, ch, lex):
+            why = f"the words after the letter are not option {v.label.value}"
+            return ChoiceVerdict(None, "contradiction", why, f)
     if capital and f.lstrip("*_ ")[1:2] == "." and rest[:1].islower():
         # "A. fumigatus": an abbreviated genus, not option A.
         return ChoiceVerdict(
             None, "no-option", "a capital and a full stop before a lower-case word", f
         )
     return v
+
+
+# Words of a label that talk about the answer, not the image ("B. Correct answer").
+_ANSWER_TALK = frozenset({"correct", "right", "best", "answer", "option", "choice", "final",
+                          "likely", "most", "true", "yes", "no", "ok"})  # fmt: skip
+_LABEL_WORDS = 5
+
+
+def _names_something_else(rest: str, k: int, ch: Choices, lex: Lexicon) -> bool:
+    """ "E. Melanocytic nevus" when E is Melanoma: a short label after the letter, with
+    none of option k's words nor the question's, names something that is not option k
+    (an explanation after the letter, "B. Because ...", is not a label)."""
+    body = rest.strip().rstrip(".!*_ ")
+    if not body or any(c in body for c in ".;:!?()[]\n") or not body[:1].isalpha():
+        return False
+    words = lex.canon.words(body)
+    if not 1 <= len(words) <= _LABEL_WORDS or not _content(words[0], lex):
+        return False
+    if any(w in lex.q_verbs or w in lex.grammar["copula"] or w in _ANSWER_TALK for w in words):
+        return False
+    own = set(ch.words[k]) | ch.stem | ch.asked
+    content = [w for w in words if _content(w, lex)]
+    return bool(content) and not any(w in own for w in words)
 
 
 def _binomial_lead(m: re.Match[str], info: _Info) -> bool:
