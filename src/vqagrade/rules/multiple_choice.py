@@ -1696,7 +1696,12 @@ def _other_option_words(
         for o, ws in enumerate(info.distinct):
             if o == k or w not in ws:
                 continue
-            if t in heads and ws & set(words) == {w} and _joined(r, t, spans, k):
+            if (
+                t in heads
+                and ws & set(words) == {w}
+                and _joined(r, t, spans, k)
+                and not _spelled_across(r, t, spans, k, ch.words[o])
+            ):
                 # "Trichrome stain" among "... Silver stain", "posterior acoustic
                 # shadowing" beside "Posterior enhancement": a word of the answer's own
                 # mention, not the other option
@@ -1776,6 +1781,20 @@ def _joined(r: Reading, t: int, spans: list[tuple[int, bool, int, int]], k: int)
             return True
         if t == a - 1 and not r.focus[r.ends[t] : r.starts[a]].strip():
             return True
+    return False
+
+
+def _spelled_across(
+    r: Reading, t: int, spans: list[tuple[int, bool, int, int]], k: int, other: tuple[str, ...]
+) -> bool:
+    """True when the word at t and the mention of option k beside it hold every word of
+    the other option: "lamellar macular hole" names *Lamellar hole* as well as *Macular
+    hole* ("trichrome stain" does not name *Silver stain*)."""
+    for o, _, a, b in spans:
+        if o == k and (t == b or t == a - 1):
+            phrase = set(r.words[min(a, t) : max(b, t + 1)])
+            if set(other) <= phrase:
+                return True
     return False
 
 
