@@ -141,6 +141,7 @@ _CORRECTION_HINTS = ("wait", "actual", "correction", "second thought", "scratch"
                      "rethink")  # fmt: skip
 # Sentences of a focus (a last one that commits to a letter is the answer).
 _SENTENCE_STOP = re.compile(r"[.!?\n]")
+_MODAL_BEFORE = re.compile(r"\b(?:may|might|could|can|would)\s+(?:\w+\s+)?$", re.I)
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.I | re.S)
 _ANSWER_TAG = re.compile(r"<answer>.*?(?:</answer>|$)", re.I | re.S)
 # Words that connect two options into a range or an alternative ("KL 3-4", "II or III").
@@ -643,7 +644,9 @@ def _after_correction(f: str, voc: _Vocab) -> str | None:
     low = f.lower()
     if not any(w in low for w in _CORRECTION_HINTS):
         return None
-    found = list(voc.correction.finditer(f))
+    # "it may actually be the right": a modal before the cue makes it a hedge, not a
+    # correction (the hedge is read on the whole answer).
+    found = [m for m in voc.correction.finditer(f) if not _MODAL_BEFORE.search(f, 0, m.start())]
     if not found:
         return None
     m = found[-1]
