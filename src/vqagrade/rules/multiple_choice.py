@@ -410,6 +410,9 @@ def _read_words(
     if m and ord(m.group(1)) - ord("A") < n and not chosen:
         chosen.add(ord(m.group(1)) - ord("A"))
         cues.append(f"letter:{m.group(1)}")
+    part = _state_of_a_part(r, spans, ch, lex)
+    if part:
+        return ChoiceVerdict(None, "state", part, f, tuple(cues))
     hedge = voc.hedge.find(r.words)
     if hedge and not _inside(hedge, spans):
         i, j = hedge[0]
@@ -1785,6 +1788,59 @@ def _joined(r: Reading, t: int, spans: list[tuple[int, bool, int, int]], k: int)
         if t == a - 1 and not r.focus[r.ends[t] : r.starts[a]].strip():
             return True
     return False
+
+
+# Words for the whole image or study ("The study is normal", "Everything looks normal").
+_WHOLE_STUDY = frozenset({"everything", "all", "study", "image", "images", "scan", "exam",
+                          "examination", "film", "radiograph", "xray", "appearance", "finding",
+                          "findings", "overall", "picture", "view", "slide", "section",
+                          "sample", "specimen", "tissue", "look", "looks", "appear", "appears",
+                          "seem", "seems"})  # fmt: skip
+
+
+def _sentence_of(r: Reading, i: int) -> tuple[int, int]:
+    """The words (first, end) of the sentence or ';'-part that holds word i."""
+    f, at = r.focus, r.starts[i]
+    a = max(f.rfind(c, 0, at) for c in ".;!?\n") + 1
+    ends = [e for e in (f.find(c, at) for c in ".;!?\n") if e >= 0]
+    b = min(ends, default=len(f))
+    return bisect_left(r.starts, a), bisect_left(r.starts, b)
+
+
+def _state_of_a_part(
+    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+) -> str:
+    """Why a state option ("Normal") is named of a part rather than of the image, or "":
+    "liver and spleen size normal" beside free fluid says nothing of the whole study."""
+    if ch.state_question:
+        return ""
+    words = r.words
+    for k, neg, i, _ in spans:
+        if neg or not ch.words[k] or not all(w in lex.state_words for w in ch.words[k]):
+            continue
+        lo, hi = _sentence_of(r, i)
+        subject = [
+            w
+            for w in words[lo:i]
+            if _content(w, lex)
+            and w not in ch.stem
+            and w not in lex.generic
+            and w not in _WHOLE_STUDY
+        ]
+        if not subject:
+            continue
+        # Said of parts only ("Disc, macula and vessels appear healthy") it stands for the
+        # study, unless the answer describes something else that it does not deny.
+        for t, w in enumerate(words):
+            if lo <= t < hi or not _content(w, lex) or w in ch.stem or w in lex.generic:
+                continue
+            if w in lex.state_words or w in _WHOLE_STUDY:
+                continue
+            c0 = _sentence_of(r, t)[0]
+            if any(x in _NEGATORS for x in words[c0 : t + 1]):
+                continue
+            return f"'{ch.texts[k]}' is said of '{' '.join(subject)}', not of the image"
+    return ""
 
 
 def _spelled_across(
