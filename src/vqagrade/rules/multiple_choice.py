@@ -410,7 +410,7 @@ def _read_words(
     if m and ord(m.group(1)) - ord("A") < n and not chosen:
         chosen.add(ord(m.group(1)) - ord("A"))
         cues.append(f"letter:{m.group(1)}")
-    part = _state_of_a_part(r, spans, ch, lex)
+    part = _state_of_a_part(r, spans, ch, lex) or _said_of_a_component(r, spans, ch, lex)
     if part:
         return ChoiceVerdict(None, "state", part, f, tuple(cues))
     hedge = voc.hedge.find(r.words)
@@ -1796,6 +1796,33 @@ _WHOLE_STUDY = frozenset({"everything", "all", "study", "image", "images", "scan
                           "findings", "overall", "picture", "view", "slide", "section",
                           "sample", "specimen", "tissue", "look", "looks", "appear", "appears",
                           "seem", "seems"})  # fmt: skip
+
+
+# The parts of a lesion that an option's word may describe instead of the lesion.
+_COMPONENTS = frozenset({"centre", "center", "core", "component", "components", "portion",
+                         "periphery", "rim", "wall", "walls", "margin", "margins", "capsule",
+                         "nidus", "septa", "septum", "septation", "septations"})  # fmt: skip
+
+
+def _said_of_a_component(
+    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+) -> str:
+    """Why an option's word describes a part of the lesion, or "": "around a non-enhancing
+    necrotic centre" says the centre does not enhance, not the lesion."""
+    words = r.words
+    own = {w for ws in ch.words for w in ws}
+    for k, neg, i, j in spans:
+        if neg:
+            continue
+        for t in range(j, min(j + 2, len(words))):
+            w = words[t]
+            if r.focus[r.ends[t - 1] : r.starts[t]].strip():
+                break  # punctuation ends the phrase
+            if w in _COMPONENTS and w not in ch.stem and w not in own:
+                return f"'{ch.texts[k]}' describes the {w}, a part of the lesion"
+            if not _content(w, lex):
+                break
+    return ""
 
 
 def _sentence_of(r: Reading, i: int) -> tuple[int, int]:
