@@ -212,13 +212,23 @@ class _Vocab:
 
         # "Respuesta: C", "La respuesta es C", "答案是E", "选B": the letter after the marker
         # (a colon or a verb after a Latin-script one), not inside a word.
+        # An article and a word for "letter"/"option" may stand before the letter ("la
+        # respuesta es la B", "a resposta é a letra D", "réponse B", "答えはB").
+        filler = (
+            r"(?:(?:la|el|a|o|le|die|der)\s+)?"
+            r"(?:(?:letra|lettre|buchstabe|opci[o\u00f3]n|op[c\u00e7][a\u00e3]o|alternativa)\s+)?"
+        )
         self.marker = re.compile(
             r"(?:(?:^|(?<=[\s\W]))(?:(?:"
             + alt(verb)
-            + r")\s+|(?:"
+            + r")\s+"
+            + filler
+            + r"|(?:"
             + alt(plain)
-            + r")\s*[:\uff1a]\s*)"
-            r"|(?:" + alt(cjk) + r")\s*[:\uff1a\u662f\u4e3a\u70ba]?\s*)"
+            + r")(?:\s*[:\uff1a\u279c\u2192]\s*|\s+)"
+            + filler
+            + r")"
+            r"|(?:" + alt(cjk) + r")\s*[:\uff1a\u662f\u4e3a\u70ba\u306f]?\s*)"
             r"[(\[\uff08]?([A-H])(?![A-Za-z])",
             re.I,
         )
@@ -501,7 +511,7 @@ def _read_words(
 def _has_marker_word(text: str) -> bool:
     low = text.lower()
     return any(w in low for w in ("respuesta", "réponse", "reponse", "antwort", "resposta",
-                                  "risposta"))  # fmt: skip
+                                  "risposta", "alternativa", "opção", "opción"))  # fmt: skip
 
 
 def _inner_answer(text: str) -> tuple[str, str] | None:
