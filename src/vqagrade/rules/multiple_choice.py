@@ -668,53 +668,94 @@ def _after_correction(f: str, voc: _Vocab) -> str | None:
     return f[m.end() :].strip(" .,;:!-\u2014\u2013")
 
 
-@lru_cache(maxsize=4096)
 def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> str:
     """Why the reasoning before an answer contradicts its choice of option k, or ""."""
+    facts = _reasoning_facts(reasoning, ch, lex)
+    if facts is None:
+        return ""
+    info = _info(ch, lex)
+    if facts.undecided and k not in info.uncertain:
+        return "the reasoning says it cannot be determined"
+    if k in facts.denied_letters:
+        return f"the reasoning denies option {LETTERS[k].value}"
+    last_denial = facts.last_denial.get(k, -1)
+    if last_denial >= 0 and not any(o == k and i > last_denial for o, i in facts.settled):
+        return f"the reasoning denies option {LETTERS[k].value}"
+    settled_on = {o for o, _ in facts.settled}
+    if settled_on and k not in settled_on:
+        return f"the reasoning settles on option {LETTERS[min(settled_on)].value}"
+    if facts.every_denied and k != info.nothing:
+        return "the reasoning denies every option"
+    if facts.lone is not None and k != facts.lone and k not in facts.said:
+        # "The image shows the chest ..." before the letter of "Upper limbs".
+        return f"the reasoning concludes option {LETTERS[facts.lone].value}"
+    chosen = facts.chosen
+    if chosen and k not in chosen and len(chosen) == 1 and not facts.denied_letters & chosen:
+        return f"the reasoning chooses option {LETTERS[next(iter(chosen))].value}"
+    return ""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Facts:
+    """What a reasoning says of the options, whatever the answer after it chooses."""
+
+    undecided: bool
+    chosen: frozenset[int]
+    denied_letters: frozenset[int]
+    last_denial: dict[int, int]  # option -> where the reasoning last denies it
+    settled: frozenset[tuple[int, int]]  # (option, where) it settles on
+    every_denied: bool
+    said: frozenset[int]  # options named and not denied anywhere
+    lone: int | None  # the one option named outside hypothetical sentences, if that is all
+
+
+@lru_cache(maxsize=4096)
+def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None:
+    """The facts of a reasoning (memoised: answers that share a reasoning share them)."""
     info = _info(ch, lex)
     voc = _vocab(lex)
     low = reasoning.lower()
     if not info.signal.search(low) and not _has_letter(reasoning):
         if not any(w in low for w in ("determin", "say", "tell", "any of", "none of")):
-            return ""  # it names no option, letter or doubt
+            return None  # it names no option, letter or doubt
     fixed = _after_correction(reasoning, voc)
     if fixed is not None:
         reasoning = fixed  # what a reasoning retracted does not count
     rr = _reread(_BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), reasoning), lex)
     if rr is None or not rr.words:
-        return ""
-    if k not in info.uncertain and voc.undecided.find(rr.words):
-        return "the reasoning says it cannot be determined"
+        return None
+    undecided = bool(voc.undecided.find(rr.words))
     plain = _BRACKET_LABEL.sub(" ", _BOLD_MARK.sub("", reasoning))
     chosen, denied, _ = _letters_in(plain, len(ch.texts))
-    if k in denied:
-        return f"the reasoning denies option {LETTERS[k].value}"
     rx = _expand(rr, ch, lex, info)
     spans = _spans(rx, ch, lex, info, voc)
-    settled = _concluded(rx, spans, voc)
-    last_denial = max((i for o, neg, i, _ in spans if o == k and neg), default=-1)
-    if last_denial >= 0 and not any(o == k and i > last_denial for o, i in settled):
-        return f"the reasoning denies option {LETTERS[k].value}"
-    settled_on = {o for o, _ in settled}
-    if settled_on and k not in settled_on:
-        return f"the reasoning settles on option {LETTERS[min(settled_on)].value}"
-    if _every_option(rx, voc) == "deny" and k != info.nothing:
-        return "the reasoning denies every option"
-    others = [i for o, neg, i, _ in spans if not neg and o != k]
-    hyp = _hypothetical(rx, lex) if others else set()
-    said = {o for o, neg, i, _ in spans if not neg and (o == k or i not in hyp)}
-    if (
-        len(said) == 1
-        and k not in said
-        and not _DISCUSSES.search(reasoning)
-        and not lex.hedge.find(rx.words)
-        and not _other_option_words(next(iter(said)), rx, spans, ch, lex, info)
-    ):
-        # "The image shows the chest ..." before the letter of "Upper limbs".
-        return f"the reasoning concludes option {LETTERS[next(iter(said))].value}"
-    if chosen and k not in chosen and len(chosen) == 1 and not denied & chosen:
-        return f"the reasoning chooses option {LETTERS[next(iter(chosen))].value}"
-    return ""
+    last_denial: dict[int, int] = {}
+    for o, neg, i, _ in spans:
+        if neg:
+            last_denial[o] = max(i, last_denial.get(o, -1))
+    said = frozenset(o for o, neg, _, _ in spans if not neg)
+    lone = None
+    if said:
+        hyp = _hypothetical(rx, lex)
+        plain_said = {o for o, neg, i, _ in spans if not neg and i not in hyp}
+        if (
+            len(plain_said) == 1
+            and not _DISCUSSES.search(reasoning)
+            and not lex.hedge.find(rx.words)
+        ):
+            o = next(iter(plain_said))
+            if not _other_option_words(o, rx, spans, ch, lex, info):
+                lone = o
+    return _Facts(
+        undecided,
+        frozenset(chosen),
+        frozenset(denied),
+        last_denial,
+        frozenset(_concluded(rx, spans, voc)),
+        _every_option(rx, voc) == "deny",
+        said,
+        lone,
+    )
 
 
 def _hypothetical(r: Reading, lex: Lexicon) -> set[int]:
@@ -858,7 +899,11 @@ def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
     denied: set[int] = set()
     cues: list[str] = []
     low = f.lower()
-    if not _has_letter(f) and not any(w in low for w in _LETTER_HINTS):
+    if (
+        not _has_letter(f)
+        and not any(w in low for w in ("option", "choice", "letter"))
+        and not (any(w in low for w in _LETTER_HINTS) and _ORDINAL.search(f))
+    ):
         return chosen, denied, cues  # no capital letter standing alone, no "option b"
     denied_spans: list[tuple[int, int]] = []
     for m in _NEGATED_LETTERS.finditer(f):
