@@ -420,9 +420,9 @@ def _read_words(
     if m and ord(m.group(1)) - ord("A") < n and not chosen:
         chosen.add(ord(m.group(1)) - ord("A"))
         cues.append(f"letter:{m.group(1)}")
-    part = _state_of_a_part(r, spans, ch, lex) or _said_of_a_component(r, spans, ch, lex)
-    if part:
-        return ChoiceVerdict(None, "state", part, f, tuple(cues))
+    of_part = _state_of_a_part(r, spans, ch, lex) or _said_of_a_component(r, spans, ch, lex)
+    if of_part:
+        return ChoiceVerdict(None, "state", of_part, f, tuple(cues))
     hedge = voc.hedge.find(r.words)
     if hedge and not _inside(hedge, spans):
         i, j = hedge[0]
@@ -1866,7 +1866,7 @@ def _said_of_a_component(
     necrotic centre" says the centre does not enhance, not the lesion."""
     words = r.words
     own = {w for ws in ch.words for w in ws}
-    for k, neg, i, j in spans:
+    for k, neg, _, j in spans:
         if neg:
             continue
         for t in range(j, min(j + 2, len(words))):
