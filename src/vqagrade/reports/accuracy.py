@@ -40,7 +40,8 @@ class BenchResult(BaseModel):
     seconds: float
     details: list[BenchRow] = Field(default_factory=list)
     other_kind: int = Field(
-        default=0, description="rows labelled n/a (not two-option) that are graded as yes/no"
+        default=0,
+        description="rows labelled n/a (not two-option) graded as yes/no or multiple choice",
     )
     scores: list[float | None] = Field(
         default_factory=list, description="every row's score by the rules (None: undecided)"
@@ -78,10 +79,12 @@ class BenchResult(BaseModel):
             f"({self.must_decide - self.missed}/{self.must_decide})  "
             f"judge-call fraction {(self.rows - self.decided) / max(self.rows, 1):.3f}  "
             f"{self.rate:,.0f} rows/s"
-            + (f"  ({self.other_kind} n/a rows graded as yes/no, not scored here)"
+            + (f"  ({self.other_kind} n/a rows graded as another kind, not scored here)"
                if self.other_kind else "")
         )  # fmt: skip
 
+
+_OTHER_KINDS = (QuestionKind.YES_NO.value, QuestionKind.MULTIPLE_CHOICE.value)
 
 _REQUIRED = {"question": str, "gt": str, "pred": str, "expect_gt": str, "accept_pred": list}
 
@@ -127,8 +130,9 @@ def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -
 
     A decided row is wrong when its score is not in `accept_scores` or its gt label differs
     from `expect_gt` (yes/no rows: `expect_gt` "yes" or "no"); coverage counts rows whose
-    `accept_pred` has no "abstain". Rows labelled "n/a" that are graded as yes/no questions
-    are counted apart (`other_kind`).
+    `accept_pred` has no "abstain". Rows labelled "n/a" that are graded as yes/no or
+    multiple-choice questions are counted apart (`other_kind`): their labels are for
+    two-option grading only.
     """
     grader = grader or Grader()
     rows = list(rows)
@@ -142,8 +146,8 @@ def run_bench(rows: Iterable[Mapping[str, Any]], grader: Grader | None = None) -
     decided = wrong = must = missed = other = 0
     details: list[BenchRow] = []
     for r, out in zip(rows, outcomes, strict=True):
-        if out["question_kind"] == QuestionKind.YES_NO.value and r["expect_gt"] == "n/a":
-            # Labelled for two-option grading only: its yes/no grading has no label here.
+        if out["question_kind"] in _OTHER_KINDS and r["expect_gt"] == "n/a":
+            # Labelled for two-option grading only: its other grading has no label here.
             other += 1
             continue
         need = "abstain" not in r["accept_pred"]

@@ -13,7 +13,10 @@ from ..kinds import MAX_CHOICES
 from ..lexicon import Lexicon
 
 # Option markers: "(A)", "[A]" (any case), "A." "A)" "A:" (upper case, at a line or list
-# start, followed by a space), "a)" (lower case). Each style is read on its own, never mixed.
+# start, followed by a space), "A:CT" / "A)CT" (no space after the colon or bracket, as
+# OmniMedVQA and GMAI-MMBench prompts write them), "a)" (lower case), and at a line start
+# any separator with or without spaces ("A:Squamous cell carcinoma", "A - X-ray",
+# "A.CT"). Each style is read on its own, never mixed.
 _MARKS = (
     re.compile(r"(?<![\w(\[])\(([A-Ha-h])\)(?=\s|$)"),
     re.compile(r"(?<![\w(\[])\[([A-Ha-h])\](?=\s|$)"),
@@ -21,7 +24,17 @@ _MARKS = (
     re.compile(r"(?:^|(?<=[\s:;,?]))([A-H])\)(?=\s)"),
     re.compile(r"(?:^|(?<=[\s:;,?]))([A-H]):(?=\s)"),
     re.compile(r"(?:^|(?<=[\s:;,?]))([a-h])\)(?=\s)"),
+    re.compile(r"(?:^|(?<=[\s:;,?]))([A-H])(?:[:)](?=[^\W_])|\.(?=[A-Z0-9]))"),
+    re.compile(r"(?<![\w(\[])\(([A-H])\)(?=[^\W_])"),
+    re.compile(r"(?m)^[ \t]*([A-H])[ \t]*(?:[.):]|[ \t][-\u2013\u2014])[ \t]*(?=\S)"),
 )
+# Bare letters ("Which finding? A Hydrops fetalis B Oligohydramnios C ..."): read only as a
+# list that opens the line or follows the question's "?" or ":", of short options without
+# sentence punctuation (a capital "A" is an article as often as a letter).
+_BARE = re.compile(r"(?:^|(?<=\s))([A-H])(?=\s+[A-Z0-9])")
+_BARE_OPENS = re.compile(r"(?:^|[?:\n])\s*$")
+_BARE_ITEM = re.compile(r"^[^.?!:;()\[\]]+$")
+_BARE_WORDS = 6
 # Where the last option stops: the prompt's instruction after the list.
 _TRAILER = re.compile(
     r"\s*(?:\n|(?:(?<=[.?!])|(?<=\s))(?:answer with|please|choose|select|pick|respond|reply|"
@@ -95,28 +108,41 @@ def extract_choices(question: str, lex: Lexicon) -> Choices | None:
 
 def lettered(question: str) -> list[str] | None:
     """The texts of a lettered list A, B, C, ... inside the question (3 or more)."""
-    best: list[str] | None = None
-    for pattern in _MARKS:
+    found = _lettered_run(question)
+    return None if found is None else found[0]
+
+
+def _lettered_run(question: str) -> tuple[list[str], int] | None:
+    """A lettered list's texts and where the list starts in the question."""
+    best: tuple[list[str], int] | None = None
+    for pattern in (*_MARKS, _BARE):
         marks = list(pattern.finditer(question))
         if len(marks) < 3:
             continue
+        bare = pattern is _BARE
         # The longest run A, B, C, ... in order (a stray "(B)" before the list is skipped).
         for k, m in enumerate(marks):
             if m.group(1).upper() != "A":
+                continue
+            if bare and not _BARE_OPENS.search(question[: m.start()]):
                 continue
             run = [m]
             for nxt in marks[k + 1 :]:
                 if nxt.group(1).upper() == chr(ord("A") + len(run)):
                     run.append(nxt)
-            if len(run) >= 3 and (best is None or len(run) > len(best)):
+            if len(run) >= 3 and (best is None or len(run) > len(best[0])):
                 texts = []
                 for n, mark in enumerate(run):
                     end = run[n + 1].start() if n + 1 < len(run) else len(question)
                     texts.append(question[mark.end() : end])
                 texts[-1] = _TRAILER.sub("", texts[-1].lstrip())
                 texts = [_strip_item(t) for t in texts]
+                if bare and not all(
+                    _BARE_ITEM.match(t) and len(t.split()) <= _BARE_WORDS for t in texts
+                ):
+                    continue
                 if all(texts):
-                    best = texts
+                    best = (texts, m.start())
     return best
 
 
@@ -128,11 +154,10 @@ def _strip_item(text: str) -> str:
 
 def stem_of(question: str) -> str:
     """The question without a lettered list (for reading the question's own words)."""
-    for pattern in _MARKS:
-        m = pattern.search(question)
-        if m is not None and lettered(question) is not None:
-            return _OPTIONS_LABEL.sub("", question[: m.start()]).strip()
-    return question
+    found = _lettered_run(question)
+    if found is None:
+        return question
+    return _OPTIONS_LABEL.sub("", question[: found[1]]).strip()
 
 
 def unlettered(question: str, lex: Lexicon) -> list[str] | None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -81,6 +82,7 @@ _NAMED = re.compile(
     r"|([a-h])" + _AFTER + r")"
     r"|[(\[]([A-H])[)\]]"
     r"|\b([A-H])\s+(?:is|seems|appears)\s+(?:the\s+)?(?:correct|right|best|most\s+likely)\b"
+    r"|\b(?i:answer)\s*[:\uff1a]\s*[(\[]?([A-H])[)\]]?(?=[ \t]*(?:[.,;:!)\]]|\n|$))"
     r"|\b(?i:choose|chose|select|pick|go\s+with|so|therefore|thus|hence|believe|think|say|guess"
     r"|would\s+be|is|leaves|leaving|leaves\s+us\s+with|must\s+be|sticking\s+with|stick\s+with"
     r"|going\s+with|final)\s*[,:]?\s*(?i:the\s+answer\s+is\s+)?[(\[]?([A-H])[)\]]?" + _AFTER
@@ -100,8 +102,9 @@ _NEGATED_LETTERS = re.compile(
 )
 # "(A)", "(option A)": a letter that labels the option just named.
 _BRACKET_LABEL = re.compile(r"[(\[](?:(?:option|choice)\s+)?[A-H][)\]]", re.I)
+_CAPITAL_CANDIDATE = re.compile(r"[A-H](?:[)\]])?(?![\w'-])")
+_SENT_BREAK = re.compile(r"[.!?]\s+|\n+")
 _CAPITAL_LETTER = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])")
-_LETTER_TAIL = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])|\b(?:option|choice)\b", re.I)
 # "A, B and C are wrong": the letter opens a list of letters.
 _LIST_GOES_ON = re.compile(r"^\W*[A-H](?:\s*(?:,|and|or|&)\s*[A-H])*\s+(?:and|or|are|,)\b")
 _LETTER_IN = re.compile(r"(?<![\w'-])[(\[]?([A-H])[)\]]?(?![\w'-])")
@@ -128,13 +131,18 @@ _NUMBERED = re.compile(
     r"^\W*(?:option|choice|answer)\s*(?:number\s*|no\.?\s*|#\s*)?([1-8])\W*$", re.I
 )
 _EARLY_KEEP = frozenset({"letter"})
+# Words without which no letter is chosen in lower case ("option b", "the second one").
+_LETTER_HINTS = ("option", "choice", "letter", "first", "second", "third", "fourth", "fifth",
+                 "sixth", "seventh", "eighth", "last")  # fmt: skip
 # A reasoning that goes through the options by letter ("Option B, pneumothorax, shows ...").
 _DISCUSSES = re.compile(r"\b(?:option|choice)\s+[A-H]\b|(?<![\w'-])[(\[]?[A-H][)\]:](?=\s)", re.I)
 # Substrings every correction cue holds (a cheap test before the pattern).
-_CORRECTION_HINTS = ("wait", "actual", "correct", "second", "scratch", "mean", "let me",
-                     "reflect", "rethink")  # fmt: skip
+_CORRECTION_HINTS = ("wait", "actual", "correction", "second thought", "scratch", "i mean",
+                     "let me re", "let me double", "let me check", "reflection",
+                     "rethink")  # fmt: skip
 # Sentences of a focus (a last one that commits to a letter is the answer).
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
+_SENTENCE_STOP = re.compile(r"[.!?\n]")
+_MODAL_BEFORE = re.compile(r"\b(?:may|might|could|can|would)\s+(?:\w+\s+)?$", re.I)
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.I | re.S)
 _ANSWER_TAG = re.compile(r"<answer>.*?(?:</answer>|$)", re.I | re.S)
 # Words that connect two options into a range or an alternative ("KL 3-4", "II or III").
@@ -205,13 +213,23 @@ class _Vocab:
 
         # "Respuesta: C", "La respuesta es C", "答案是E", "选B": the letter after the marker
         # (a colon or a verb after a Latin-script one), not inside a word.
+        # An article and a word for "letter"/"option" may stand before the letter ("la
+        # respuesta es la B", "a resposta é a letra D", "réponse B", "答えはB").
+        filler = (
+            r"(?:(?:la|el|a|o|le|die|der)\s+)?"
+            r"(?:(?:letra|lettre|buchstabe|opci[o\u00f3]n|op[c\u00e7][a\u00e3]o|alternativa)\s+)?"
+        )
         self.marker = re.compile(
             r"(?:(?:^|(?<=[\s\W]))(?:(?:"
             + alt(verb)
-            + r")\s+|(?:"
+            + r")\s+"
+            + filler
+            + r"|(?:"
             + alt(plain)
-            + r")\s*[:\uff1a]\s*)"
-            r"|(?:" + alt(cjk) + r")\s*[:\uff1a\u662f\u4e3a\u70ba]?\s*)"
+            + r")(?:\s*[:\uff1a\u279c\u2192]\s*|\s+)"
+            + filler
+            + r")"
+            r"|(?:" + alt(cjk) + r")\s*[:\uff1a\u662f\u4e3a\u70ba\u306f]?\s*)"
             r"[(\[\uff08]?([A-H])(?![A-Za-z])",
             re.I,
         )
@@ -407,6 +425,9 @@ def _read_words(
     if m and ord(m.group(1)) - ord("A") < n and not chosen:
         chosen.add(ord(m.group(1)) - ord("A"))
         cues.append(f"letter:{m.group(1)}")
+    of_part = _state_of_a_part(r, spans, ch, lex) or _said_of_a_component(r, spans, ch, lex)
+    if of_part:
+        return ChoiceVerdict(None, "state", of_part, f, tuple(cues))
     hedge = voc.hedge.find(r.words)
     if hedge and not _inside(hedge, spans):
         i, j = hedge[0]
@@ -495,7 +516,7 @@ def _read_words(
 def _has_marker_word(text: str) -> bool:
     low = text.lower()
     return any(w in low for w in ("respuesta", "réponse", "reponse", "antwort", "resposta",
-                                  "risposta"))  # fmt: skip
+                                  "risposta", "alternativa", "opção", "opción"))  # fmt: skip
 
 
 def _inner_answer(text: str) -> tuple[str, str] | None:
@@ -555,6 +576,32 @@ def _reasoning_of(text: str, focus: str) -> str:
     return ""
 
 
+def _has_letter(f: str) -> bool:
+    """True when a capital A-H stands alone in the text (a pattern that opens with its
+    character class: the engine skips ahead to the candidates)."""
+    for m in _CAPITAL_CANDIDATE.finditer(f):
+        at = m.start()
+        if at and f[at - 1] == "(" or at and f[at - 1] == "[":
+            at -= 1
+        if at == 0 or not (f[at - 1].isalnum() or f[at - 1] in "_'-"):
+            return True
+    return False
+
+
+def _split_sentences(f: str) -> list[str]:
+    """The sentences of a text, each with its closing punctuation."""
+    out: list[str] = []
+    at = 0
+    for m in _SENT_BREAK.finditer(f):
+        cut = m.start() + (1 if f[m.start()] in ".!?" else 0)
+        if f[at:cut].strip():
+            out.append(f[at:cut])
+        at = m.end()
+    if f[at:].strip():
+        out.append(f[at:])
+    return out
+
+
 def _first_line_letter(f: str) -> str | None:
     """The first line of a focus of several lines when it is a letter answer ("B. MRI",
     "**Answer: C**", "C"), else None."""
@@ -590,7 +637,10 @@ def _last_sentence_letter(f: str, n: int) -> tuple[str, str] | None:
     a discussion, and the text before it."""
     if not any(c in f for c in ".!?\n") or len(f) < 8:
         return None
-    parts = [p for p in _SENTENCES.split(f.strip()) if p.strip()]
+    low = f.lower()
+    if not _has_letter(f) and not any(w in low for w in ("option", "choice", "letter")):
+        return None
+    parts = _split_sentences(f.strip())
     if len(parts) < 2:
         return None
     last = _BOLD_MARK.sub("", parts[-1]).strip()
@@ -612,7 +662,9 @@ def _after_correction(f: str, voc: _Vocab) -> str | None:
     low = f.lower()
     if not any(w in low for w in _CORRECTION_HINTS):
         return None
-    found = list(voc.correction.finditer(f))
+    # "it may actually be the right": a modal before the cue makes it a hedge, not a
+    # correction (the hedge is read on the whole answer).
+    found = [m for m in voc.correction.finditer(f) if not _MODAL_BEFORE.search(f, 0, m.start())]
     if not found:
         return None
     m = found[-1]
@@ -621,62 +673,109 @@ def _after_correction(f: str, voc: _Vocab) -> str | None:
     return f[m.end() :].strip(" .,;:!-\u2014\u2013")
 
 
-@lru_cache(maxsize=4096)
 def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> str:
     """Why the reasoning before an answer contradicts its choice of option k, or ""."""
+    facts = _reasoning_facts(reasoning, ch, lex)
+    if facts is None:
+        return ""
+    info = _info(ch, lex)
+    if facts.undecided and k not in info.uncertain:
+        return "the reasoning says it cannot be determined"
+    if k in facts.denied_letters:
+        return f"the reasoning denies option {LETTERS[k].value}"
+    last_denial = facts.last_denial.get(k, -1)
+    if last_denial >= 0 and not any(o == k and i > last_denial for o, i in facts.settled):
+        return f"the reasoning denies option {LETTERS[k].value}"
+    settled_on = {o for o, _ in facts.settled}
+    if settled_on and k not in settled_on:
+        return f"the reasoning settles on option {LETTERS[min(settled_on)].value}"
+    if facts.every_denied and k != info.nothing:
+        return "the reasoning denies every option"
+    if facts.lone is not None and k != facts.lone and k not in facts.said:
+        # "The image shows the chest ..." before the letter of "Upper limbs".
+        return f"the reasoning concludes option {LETTERS[facts.lone].value}"
+    chosen = facts.chosen
+    if chosen and k not in chosen and len(chosen) == 1 and not facts.denied_letters & chosen:
+        return f"the reasoning chooses option {LETTERS[next(iter(chosen))].value}"
+    return ""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Facts:
+    """What a reasoning says of the options, whatever the answer after it chooses."""
+
+    undecided: bool
+    chosen: frozenset[int]
+    denied_letters: frozenset[int]
+    last_denial: dict[int, int]  # option -> where the reasoning last denies it
+    settled: frozenset[tuple[int, int]]  # (option, where) it settles on
+    every_denied: bool
+    said: frozenset[int]  # options named and not denied anywhere
+    lone: int | None  # the one option named outside hypothetical sentences, if that is all
+
+
+@lru_cache(maxsize=4096)
+def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None:
+    """The facts of a reasoning (memoised: answers that share a reasoning share them)."""
     info = _info(ch, lex)
     voc = _vocab(lex)
     low = reasoning.lower()
-    if not info.signal.search(low) and not _CAPITAL_LETTER.search(reasoning):
+    if not info.signal.search(low) and not _has_letter(reasoning):
         if not any(w in low for w in ("determin", "say", "tell", "any of", "none of")):
-            return ""  # it names no option, letter or doubt
+            return None  # it names no option, letter or doubt
     fixed = _after_correction(reasoning, voc)
     if fixed is not None:
         reasoning = fixed  # what a reasoning retracted does not count
     rr = _reread(_BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), reasoning), lex)
     if rr is None or not rr.words:
-        return ""
-    if k not in info.uncertain and voc.undecided.find(rr.words):
-        return "the reasoning says it cannot be determined"
+        return None
+    undecided = bool(voc.undecided.find(rr.words))
     plain = _BRACKET_LABEL.sub(" ", _BOLD_MARK.sub("", reasoning))
     chosen, denied, _ = _letters_in(plain, len(ch.texts))
-    if k in denied:
-        return f"the reasoning denies option {LETTERS[k].value}"
     rx = _expand(rr, ch, lex, info)
     spans = _spans(rx, ch, lex, info, voc)
-    settled = _concluded(rx, spans, voc)
-    last_denial = max((i for o, neg, i, _ in spans if o == k and neg), default=-1)
-    if last_denial >= 0 and not any(o == k and i > last_denial for o, i in settled):
-        return f"the reasoning denies option {LETTERS[k].value}"
-    settled_on = {o for o, _ in settled}
-    if settled_on and k not in settled_on:
-        return f"the reasoning settles on option {LETTERS[min(settled_on)].value}"
-    if _every_option(rx, voc) == "deny" and k != info.nothing:
-        return "the reasoning denies every option"
-    said = {o for o, neg, i, _ in spans if not neg and not _hypothetical(rx, i, lex)}
-    if (
-        len(said) == 1
-        and k not in said
-        and not _DISCUSSES.search(reasoning)
-        and not lex.hedge.find(rx.words)
-        and not _other_option_words(next(iter(said)), rx, spans, ch, lex, info)
-    ):
-        # "The image shows the chest ..." before the letter of "Upper limbs".
-        return f"the reasoning concludes option {LETTERS[next(iter(said))].value}"
-    if chosen and k not in chosen and len(chosen) == 1 and not denied & chosen:
-        return f"the reasoning chooses option {LETTERS[next(iter(chosen))].value}"
-    return ""
+    last_denial: dict[int, int] = {}
+    for o, neg, i, _ in spans:
+        if neg:
+            last_denial[o] = max(i, last_denial.get(o, -1))
+    said = frozenset(o for o, neg, _, _ in spans if not neg)
+    lone = None
+    if said:
+        hyp = _hypothetical(rx, lex)
+        plain_said = {o for o, neg, i, _ in spans if not neg and i not in hyp}
+        if (
+            len(plain_said) == 1
+            and not _DISCUSSES.search(reasoning)
+            and not lex.hedge.find(rx.words)
+        ):
+            o = next(iter(plain_said))
+            if not _other_option_words(o, rx, spans, ch, lex, info):
+                lone = o
+    return _Facts(
+        undecided,
+        frozenset(chosen),
+        frozenset(denied),
+        last_denial,
+        frozenset(_concluded(rx, spans, voc)),
+        _every_option(rx, voc) == "deny",
+        said,
+        lone,
+    )
 
 
-def _hypothetical(r: Reading, i: int, lex: Lexicon) -> bool:
-    """True when the sentence of word i speaks of what is usual or possible ("which are
+def _hypothetical(r: Reading, lex: Lexicon) -> set[int]:
+    """The words of the sentences that speak of what is usual or possible ("which are
     typically associated with conjunctivitis"), not of this image."""
-    f = r.focus
-    a = max(f.rfind(c, 0, r.starts[i]) for c in ".!?\n") + 1
-    ends = [e for e in (f.find(c, r.ends[i]) for c in ".!?\n") if e >= 0]
-    b = min(ends) if ends else len(f)
-    sentence = tuple(w for w, st in zip(r.words, r.starts, strict=True) if a <= st < b)
-    return bool(lex.conditional.find(sentence))
+    out: set[int] = set()
+    f, words, starts = r.focus, r.words, r.starts
+    begin = 0
+    for m in _SENTENCE_STOP.finditer(f + "."):
+        lo = bisect_left(starts, begin)
+        hi = bisect_left(starts, m.end())
+        if hi > lo and lex.conditional.find(words[lo:hi]):
+            out.update(range(lo, hi))
+        begin = m.end()
+    return out
 
 
 def _concluded(
@@ -756,12 +855,38 @@ def _lead(
             return ChoiceVerdict(None, "contradiction", "the letter and the words disagree", f)
         if _distinct_words_named(rx, info) - {k}:
             return ChoiceVerdict(None, "contradiction", "the words name another option", f)
+        if _names_something_else(rest, k, ch, lex):
+            why = f"the words after the letter are not option {v.label.value}"
+            return ChoiceVerdict(None, "contradiction", why, f)
     if capital and f.lstrip("*_ ")[1:2] == "." and rest[:1].islower():
         # "A. fumigatus": an abbreviated genus, not option A.
         return ChoiceVerdict(
             None, "no-option", "a capital and a full stop before a lower-case word", f
         )
     return v
+
+
+# Words of a label that talk about the answer, not the image ("B. Correct answer").
+_ANSWER_TALK = frozenset({"correct", "right", "best", "answer", "option", "choice", "final",
+                          "likely", "most", "true", "yes", "no", "ok"})  # fmt: skip
+_LABEL_WORDS = 5
+
+
+def _names_something_else(rest: str, k: int, ch: Choices, lex: Lexicon) -> bool:
+    """ "E. Melanocytic nevus" when E is Melanoma: a short label after the letter, with
+    none of option k's words nor the question's, names something that is not option k
+    (an explanation after the letter, "B. Because ...", is not a label)."""
+    body = rest.strip().rstrip(".!*_ ")
+    if not body or any(c in body for c in ".;:!?()[]\n") or not body[:1].isalpha():
+        return False
+    words = lex.canon.words(body)
+    if not 1 <= len(words) <= _LABEL_WORDS or not _content(words[0], lex):
+        return False
+    if any(w in lex.q_verbs or w in lex.grammar["copula"] or w in _ANSWER_TALK for w in words):
+        return False
+    own = set(ch.words[k]) | ch.stem | ch.asked
+    content = [w for w in words if _content(w, lex)]
+    return bool(content) and not any(w in own for w in words)
 
 
 def _binomial_lead(m: re.Match[str], info: _Info) -> bool:
@@ -778,6 +903,13 @@ def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
     chosen: set[int] = set()
     denied: set[int] = set()
     cues: list[str] = []
+    low = f.lower()
+    if (
+        not _has_letter(f)
+        and not any(w in low for w in ("option", "choice", "letter"))
+        and not (any(w in low for w in _LETTER_HINTS) and _ORDINAL.search(f))
+    ):
+        return chosen, denied, cues  # no capital letter standing alone, no "option b"
     denied_spans: list[tuple[int, int]] = []
     for m in _NEGATED_LETTERS.finditer(f):
         for x in _LETTER_IN.finditer(m.group(1)):
@@ -1111,11 +1243,39 @@ def _content(w: str, lex: Lexicon) -> bool:
 
 
 def _reread(f: str, lex: Lexicon) -> Reading | None:
-    """The words of a text without its cue checks (hedges inside options are read later)."""
-    words, starts, ends = lex.canon.canon_arrays(f)
+    """The words of a text without its cue checks (hedges inside options are read later).
+    A long text is read sentence by sentence, each sentence's words memoised: the
+    reasoning of chains of thought repeats its sentences from answer to answer."""
+    if len(f) < 160:
+        words, starts, ends = lex.canon.canon_arrays(f)
+    else:
+        words_l: list[str] = []
+        starts_l: list[int] = []
+        ends_l: list[int] = []
+        at = 0
+        for m in _SENT_BREAK.finditer(f + " "):
+            chunk = f[at : m.end()]
+            cw, cs, ce = _sentence_words(chunk, lex)
+            words_l.extend(cw)
+            starts_l.extend(x + at for x in cs)
+            ends_l.extend(x + at for x in ce)
+            at = m.end()
+        if at < len(f):
+            cw, cs, ce = _sentence_words(f[at:], lex)
+            words_l.extend(cw)
+            starts_l.extend(x + at for x in cs)
+            ends_l.extend(x + at for x in ce)
+        words, starts, ends = tuple(words_l), tuple(starts_l), tuple(ends_l)
     if not words:
         return None
     return Reading(f, None, words, starts, ends, _break_positions(f))
+
+
+@lru_cache(maxsize=8192)
+def _sentence_words(
+    chunk: str, lex: Lexicon
+) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    return lex.canon.canon_arrays(chunk)
 
 
 def _cue_outside_options(r: Reading, ch: Choices, lex: Lexicon, rule: str) -> bool:
@@ -1602,7 +1762,12 @@ def _other_option_words(
         for o, ws in enumerate(info.distinct):
             if o == k or w not in ws:
                 continue
-            if t in heads and ws & set(words) == {w} and _joined(r, t, spans, k):
+            if (
+                t in heads
+                and ws & set(words) == {w}
+                and _joined(r, t, spans, k)
+                and not _spelled_across(r, t, spans, k, ch.words[o])
+            ):
                 # "Trichrome stain" among "... Silver stain", "posterior acoustic
                 # shadowing" beside "Posterior enhancement": a word of the answer's own
                 # mention, not the other option
@@ -1685,6 +1850,100 @@ def _joined(r: Reading, t: int, spans: list[tuple[int, bool, int, int]], k: int)
     return False
 
 
+# Words for the whole image or study ("The study is normal", "Everything looks normal").
+_WHOLE_STUDY = frozenset({"everything", "all", "study", "image", "images", "scan", "exam",
+                          "examination", "film", "radiograph", "xray", "appearance", "finding",
+                          "findings", "overall", "picture", "view", "slide", "section",
+                          "sample", "specimen", "tissue", "look", "looks", "appear", "appears",
+                          "seem", "seems"})  # fmt: skip
+
+
+# The parts of a lesion that an option's word may describe instead of the lesion.
+_COMPONENTS = frozenset({"centre", "center", "core", "component", "components", "portion",
+                         "periphery", "rim", "wall", "walls", "margin", "margins", "capsule",
+                         "nidus", "septa", "septum", "septation", "septations"})  # fmt: skip
+
+
+def _said_of_a_component(
+    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+) -> str:
+    """Why an option's word describes a part of the lesion, or "": "around a non-enhancing
+    necrotic centre" says the centre does not enhance, not the lesion."""
+    words = r.words
+    own = {w for ws in ch.words for w in ws}
+    for k, neg, _, j in spans:
+        if neg:
+            continue
+        for t in range(j, min(j + 2, len(words))):
+            w = words[t]
+            if r.focus[r.ends[t - 1] : r.starts[t]].strip():
+                break  # punctuation ends the phrase
+            if w in _COMPONENTS and w not in ch.stem and w not in own:
+                return f"'{ch.texts[k]}' describes the {w}, a part of the lesion"
+            if not _content(w, lex):
+                break
+    return ""
+
+
+def _sentence_of(r: Reading, i: int) -> tuple[int, int]:
+    """The words (first, end) of the sentence or ';'-part that holds word i."""
+    f, at = r.focus, r.starts[i]
+    a = max(f.rfind(c, 0, at) for c in ".;!?\n") + 1
+    ends = [e for e in (f.find(c, at) for c in ".;!?\n") if e >= 0]
+    b = min(ends, default=len(f))
+    return bisect_left(r.starts, a), bisect_left(r.starts, b)
+
+
+def _state_of_a_part(
+    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+) -> str:
+    """Why a state option ("Normal") is named of a part rather than of the image, or "":
+    "liver and spleen size normal" beside free fluid says nothing of the whole study."""
+    if ch.state_question:
+        return ""
+    words = r.words
+    for k, neg, i, _ in spans:
+        if neg or not ch.words[k] or not all(w in lex.state_words for w in ch.words[k]):
+            continue
+        lo, hi = _sentence_of(r, i)
+        subject = [
+            w
+            for w in words[lo:i]
+            if _content(w, lex)
+            and w not in ch.stem
+            and w not in lex.generic
+            and w not in _WHOLE_STUDY
+        ]
+        if not subject:
+            continue
+        # Said of parts only ("Disc, macula and vessels appear healthy") it stands for the
+        # study, unless the answer describes something else that it does not deny.
+        for t, w in enumerate(words):
+            if lo <= t < hi or not _content(w, lex) or w in ch.stem or w in lex.generic:
+                continue
+            if w in lex.state_words or w in _WHOLE_STUDY:
+                continue
+            c0 = _sentence_of(r, t)[0]
+            if any(x in _NEGATORS for x in words[c0 : t + 1]):
+                continue
+            return f"'{ch.texts[k]}' is said of '{' '.join(subject)}', not of the image"
+    return ""
+
+
+def _spelled_across(
+    r: Reading, t: int, spans: list[tuple[int, bool, int, int]], k: int, other: tuple[str, ...]
+) -> bool:
+    """True when the word at t and the mention of option k beside it hold every word of
+    the other option: "lamellar macular hole" names *Lamellar hole* as well as *Macular
+    hole* ("trichrome stain" does not name *Silver stain*)."""
+    for o, _, a, b in spans:
+        if o == k and (t == b or t == a - 1):
+            phrase = set(r.words[min(a, t) : max(b, t + 1)])
+            if set(other) <= phrase:
+                return True
+    return False
+
+
 def _owner_of(word: str, k: int, info: _Info) -> int | None:
     """The option other than k that this word (or grade) belongs to only."""
     if info.numbers:
@@ -1701,7 +1960,7 @@ def _owner_of(word: str, k: int, info: _Info) -> int | None:
 def _stray_items(r: Reading, spans: list[tuple[int, bool, int, int]], lex: Lexicon) -> str:
     """ "Liver, Top": a list of fragments, some of them no option (an answer to another
     question, or several answers)."""
-    if not r.breaks or len(r.words) > 8 or _LETTER_TAIL.search(r.focus):
+    if not r.breaks or len(r.words) > 8 or _has_letter(r.focus) or "option" in r.focus.lower():
         return ""
     parts = [p for p in re.split(r"[,;/\n]", r.focus) if p.strip()]
     if len(parts) < 2 or any(len(p.split()) > 3 for p in parts):
