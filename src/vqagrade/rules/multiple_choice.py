@@ -34,6 +34,7 @@ from ..kinds import LETTERS, Letter
 from ..labels import Label
 from ..lexicon import Lexicon
 from .choices import Choices
+from .final_answer import structured_answer
 from .negation import _cue_before
 from .reading import (
     _NEGATORS,
@@ -43,7 +44,6 @@ from .reading import (
     clause_end,
     clause_start,
     read_answer,
-    structured_answer,
 )
 from .text import PhraseSet
 
