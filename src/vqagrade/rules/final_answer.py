@@ -35,6 +35,7 @@ _TRUE = frozenset({"yes", "true", "present", "y"})
 _FALSE = frozenset({"no", "false", "absent", "none", "n"})
 # What may stand before a self-correction: a clause break, or nothing.
 _CLAUSE_OPEN = frozenset(".,;:!?\u2026\u2013\u2014-(\n")
+_ANY_OPEN = re.compile("[" + re.escape("".join(sorted(_CLAUSE_OPEN))) + "]")
 
 
 # Not frozen: a frozen dataclass sets each field through object.__setattr__, several
@@ -92,11 +93,18 @@ class _Corrections:
     "correction"): a text without one of them as a substring holds no marker. Substring
     tests run in C without a regex (several times cheaper than a regex probe)."""
 
-    def may_hold(self, low: str, end: int | None = None) -> bool:
-        """Whether lower-cased `low` (up to `end`) may hold a marker."""
-        if end is None:
-            return any(w in low for w in self.probes)
-        return any(low.find(w, 0, end) >= 0 for w in self.probes)
+    def may_hold(self, low: str, end: int | None = None, *, at_start: bool = False) -> bool:
+        """Whether lower-cased `low` (up to `end`) may hold a marker that opens a clause:
+        after a clause break, or (`at_start`) at the very start, or after white space that
+        opens the text. Only the text after the first clause break is searched."""
+        stop = len(low) if end is None else end
+        start = 0
+        if not at_start and not low[:1].isspace():
+            m = _ANY_OPEN.search(low, 0, stop)
+            if m is None:
+                return False  # no clause break: no marker can open a clause
+            start = m.start() + 1
+        return any(low.find(w, start, stop) >= 0 for w in self.probes)
 
 
 @lru_cache(maxsize=8)
@@ -153,7 +161,7 @@ def _after_correction(t: str, low: str | None, fix: _Corrections) -> str:
 def _retraction(after: str, fix: _Corrections) -> str | None:
     """The text after the last self-correction that opens a clause of `after` (the text after
     a final answer, so a correction at its start counts), or None when it has none."""
-    if not after or not fix.may_hold(after.lower()):
+    if not after or not fix.may_hold(after.lower(), at_start=True):
         return None
     found = None
     for m in fix.pattern.finditer(after):
