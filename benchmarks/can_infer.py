@@ -20,12 +20,14 @@ decisions on the cases whose answer a careful reader is certain of (one letter a
 
     python benchmarks/can_infer.py            # the table
     python benchmarks/can_infer.py --show     # also every wrong decision
+    python benchmarks/can_infer.py --rounds   # only the rows of the independent rounds
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import string
 from pathlib import Path
 from typing import Any
@@ -69,25 +71,30 @@ def can_infer(answer: str, options: dict[str, str]) -> str | None:
     return can_infer_option(answer, list(options)) or can_infer_text(answer, options)
 
 
-def load() -> list[dict[str, Any]]:
+def load(rounds: bool = False) -> list[dict[str, Any]]:
+    """The multiple-choice cases; with `rounds`, only those of the independent rounds
+    (ids `mc-<behaviour>-<round><n>`, written and graded by people who never saw the code)."""
     cases = []
     for path in sorted(CASES.glob("multiple_choice_*.jsonl")):
         for line in path.read_text().splitlines():
             if line.strip():
-                cases.append(json.loads(line))
+                case = json.loads(line)
+                if not rounds or re.fullmatch(r"mc-[a-z]+-[abr]\d+", case["id"]):
+                    cases.append(case)
     return cases
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--show", action="store_true", help="print every wrong decision")
+    ap.add_argument("--rounds", action="store_true", help="only the independent rounds' rows")
     args = ap.parse_args()
     grader = Grader()
     tally: dict[str, dict[str, Any]] = {
         name: {"decided": 0, "right": 0, "certain": 0, "wrong": []}
         for name in ("vqagrade", "can_infer")
     }
-    cases = load()
+    cases = load(args.rounds)
     for case in cases:
         row = {"question": case["question"], "gt": case["gt"], "pred": case["pred"]}
         row.update(case.get("columns") or {})
@@ -110,7 +117,10 @@ def main() -> int:
                 t["wrong"].append((case["id"], case["pred"], label, case["pred_label"]))
     n = len(cases)
     sure = sum(1 for c in cases if len(c["pred_label"]) == 1 and c["pred_label"] != ["abstain"])
-    print(f"{n} multiple-choice golden cases (tests/cases/multiple_choice_*.jsonl), pred side;")
+    which = "of the independent rounds " if args.rounds else ""
+    print(
+        f"{n} multiple-choice golden cases {which}(tests/cases/multiple_choice_*.jsonl), pred side;"
+    )
     print(f"{sure} of them have an answer a careful reader is certain of")
     head = ("matcher", "decided", "right", "wrong", "precision", "coverage", "certain")
     print("{:<11} {:>8} {:>6} {:>6} {:>10} {:>9} {:>8}".format(*head))

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -100,8 +101,10 @@ _NEGATED_LETTERS = re.compile(
 )
 # "(A)", "(option A)": a letter that labels the option just named.
 _BRACKET_LABEL = re.compile(r"[(\[](?:(?:option|choice)\s+)?[A-H][)\]]", re.I)
+_CAPITAL_CANDIDATE = re.compile(r"[A-H](?:[)\]])?(?![\w'-])")
+_ALPHA = re.compile(r"[^\W\d_]{2,}")
+_SENT_BREAK = re.compile(r"[.!?]\s+|\n+")
 _CAPITAL_LETTER = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])")
-_LETTER_TAIL = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])|\b(?:option|choice)\b", re.I)
 # "A, B and C are wrong": the letter opens a list of letters.
 _LIST_GOES_ON = re.compile(r"^\W*[A-H](?:\s*(?:,|and|or|&)\s*[A-H])*\s+(?:and|or|are|,)\b")
 _LETTER_IN = re.compile(r"(?<![\w'-])[(\[]?([A-H])[)\]]?(?![\w'-])")
@@ -128,13 +131,17 @@ _NUMBERED = re.compile(
     r"^\W*(?:option|choice|answer)\s*(?:number\s*|no\.?\s*|#\s*)?([1-8])\W*$", re.I
 )
 _EARLY_KEEP = frozenset({"letter"})
+# Words without which no letter is chosen in lower case ("option b", "the second one").
+_LETTER_HINTS = ("option", "choice", "letter", "first", "second", "third", "fourth", "fifth",
+                 "sixth", "seventh", "eighth", "last")  # fmt: skip
 # A reasoning that goes through the options by letter ("Option B, pneumothorax, shows ...").
-_DISCUSSES = re.compile(r"\b(?:option|choice)\s+[A-H]\b|(?<![\w'-])[(\[]?[A-H][)\]:](?=\s)", re.I)
+_DISCUSSES = re.compile(r"(?i:option|choice)\s+[A-Ha-h]\b|[A-H][)\]:](?=\s)")
 # Substrings every correction cue holds (a cheap test before the pattern).
-_CORRECTION_HINTS = ("wait", "actual", "correct", "second", "scratch", "mean", "let me",
-                     "reflect", "rethink")  # fmt: skip
+_CORRECTION_HINTS = ("wait", "actual", "correction", "second thought", "scratch", "i mean",
+                     "let me re", "let me double", "let me check", "reflection",
+                     "rethink")  # fmt: skip
 # Sentences of a focus (a last one that commits to a letter is the answer).
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
+_SENTENCE_STOP = re.compile(r"[.!?\n]")
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.I | re.S)
 _ANSWER_TAG = re.compile(r"<answer>.*?(?:</answer>|$)", re.I | re.S)
 # Words that connect two options into a range or an alternative ("KL 3-4", "II or III").
@@ -248,7 +255,7 @@ class _Info:
     binomials: dict[tuple[str, str], str]  # ("s", "aureus") -> "staphylococcus"
     genera: frozenset[int]  # options that are a genus and a species ("Cryptococcus neoformans")
     bins: tuple[tuple[float, float, bool, bool, str], ...]  # "<1 cm", "1-2 cm", ... as ranges
-    signal: re.Pattern[str]  # any written word of an option (a cheap test before reading)
+    signal: frozenset[str]  # the written words of the options, cut to 4 letters
     multi: bool  # some option is named by two words or more
 
 
@@ -555,6 +562,32 @@ def _reasoning_of(text: str, focus: str) -> str:
     return ""
 
 
+def _has_letter(f: str) -> bool:
+    """True when a capital A-H stands alone in the text (a pattern that opens with its
+    character class: the engine skips ahead to the candidates)."""
+    for m in _CAPITAL_CANDIDATE.finditer(f):
+        at = m.start()
+        if at and f[at - 1] == "(" or at and f[at - 1] == "[":
+            at -= 1
+        if at == 0 or not (f[at - 1].isalnum() or f[at - 1] in "_'-"):
+            return True
+    return False
+
+
+def _split_sentences(f: str) -> list[str]:
+    """The sentences of a text, each with its closing punctuation."""
+    out: list[str] = []
+    at = 0
+    for m in _SENT_BREAK.finditer(f):
+        cut = m.start() + (1 if f[m.start()] in ".!?" else 0)
+        if f[at:cut].strip():
+            out.append(f[at:cut])
+        at = m.end()
+    if f[at:].strip():
+        out.append(f[at:])
+    return out
+
+
 def _first_line_letter(f: str) -> str | None:
     """The first line of a focus of several lines when it is a letter answer ("B. MRI",
     "**Answer: C**", "C"), else None."""
@@ -590,7 +623,10 @@ def _last_sentence_letter(f: str, n: int) -> tuple[str, str] | None:
     a discussion, and the text before it."""
     if not any(c in f for c in ".!?\n") or len(f) < 8:
         return None
-    parts = [p for p in _SENTENCES.split(f.strip()) if p.strip()]
+    low = f.lower()
+    if not _has_letter(f) and not any(w in low for w in ("option", "choice", "letter")):
+        return None
+    parts = _split_sentences(f.strip())
     if len(parts) < 2:
         return None
     last = _BOLD_MARK.sub("", parts[-1]).strip()
@@ -621,62 +657,116 @@ def _after_correction(f: str, voc: _Vocab) -> str | None:
     return f[m.end() :].strip(" .,;:!-\u2014\u2013")
 
 
-@lru_cache(maxsize=4096)
 def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> str:
     """Why the reasoning before an answer contradicts its choice of option k, or ""."""
-    info = _info(ch, lex)
-    voc = _vocab(lex)
-    low = reasoning.lower()
-    if not info.signal.search(low) and not _CAPITAL_LETTER.search(reasoning):
-        if not any(w in low for w in ("determin", "say", "tell", "any of", "none of")):
-            return ""  # it names no option, letter or doubt
-    fixed = _after_correction(reasoning, voc)
-    if fixed is not None:
-        reasoning = fixed  # what a reasoning retracted does not count
-    rr = _reread(_BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), reasoning), lex)
-    if rr is None or not rr.words:
+    facts = _reasoning_facts(reasoning, ch, lex)
+    if facts is None:
         return ""
-    if k not in info.uncertain and voc.undecided.find(rr.words):
+    info = _info(ch, lex)
+    if facts.undecided and k not in info.uncertain:
         return "the reasoning says it cannot be determined"
-    plain = _BRACKET_LABEL.sub(" ", _BOLD_MARK.sub("", reasoning))
-    chosen, denied, _ = _letters_in(plain, len(ch.texts))
-    if k in denied:
+    if k in facts.denied_letters:
         return f"the reasoning denies option {LETTERS[k].value}"
-    rx = _expand(rr, ch, lex, info)
-    spans = _spans(rx, ch, lex, info, voc)
-    settled = _concluded(rx, spans, voc)
-    last_denial = max((i for o, neg, i, _ in spans if o == k and neg), default=-1)
-    if last_denial >= 0 and not any(o == k and i > last_denial for o, i in settled):
+    last_denial = facts.last_denial.get(k, -1)
+    if last_denial >= 0 and not any(o == k and i > last_denial for o, i in facts.settled):
         return f"the reasoning denies option {LETTERS[k].value}"
-    settled_on = {o for o, _ in settled}
+    settled_on = {o for o, _ in facts.settled}
     if settled_on and k not in settled_on:
         return f"the reasoning settles on option {LETTERS[min(settled_on)].value}"
-    if _every_option(rx, voc) == "deny" and k != info.nothing:
+    if facts.every_denied and k != info.nothing:
         return "the reasoning denies every option"
-    said = {o for o, neg, i, _ in spans if not neg and not _hypothetical(rx, i, lex)}
-    if (
-        len(said) == 1
-        and k not in said
-        and not _DISCUSSES.search(reasoning)
-        and not lex.hedge.find(rx.words)
-        and not _other_option_words(next(iter(said)), rx, spans, ch, lex, info)
-    ):
+    if facts.lone is not None and k != facts.lone and k not in facts.said:
         # "The image shows the chest ..." before the letter of "Upper limbs".
-        return f"the reasoning concludes option {LETTERS[next(iter(said))].value}"
-    if chosen and k not in chosen and len(chosen) == 1 and not denied & chosen:
+        return f"the reasoning concludes option {LETTERS[facts.lone].value}"
+    chosen = facts.chosen
+    if chosen and k not in chosen and len(chosen) == 1 and not facts.denied_letters & chosen:
         return f"the reasoning chooses option {LETTERS[next(iter(chosen))].value}"
     return ""
 
 
-def _hypothetical(r: Reading, i: int, lex: Lexicon) -> bool:
-    """True when the sentence of word i speaks of what is usual or possible ("which are
+@dataclass(frozen=True, slots=True, eq=False)
+class _Facts:
+    """What a reasoning says of the options, whatever the answer after it chooses."""
+
+    undecided: bool
+    chosen: frozenset[int]
+    denied_letters: frozenset[int]
+    last_denial: dict[int, int]  # option -> where the reasoning last denies it
+    settled: frozenset[tuple[int, int]]  # (option, where) it settles on
+    every_denied: bool
+    said: frozenset[int]  # options named and not denied anywhere
+    lone: int | None  # the one option named outside hypothetical sentences, if that is all
+
+
+@lru_cache(maxsize=4096)
+def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None:
+    """The facts of a reasoning (memoised: answers that share a reasoning share them)."""
+    info = _info(ch, lex)
+    voc = _vocab(lex)
+    low = reasoning.lower()
+    if not any(w[:4] in info.signal for w in _ALPHA.findall(low)) and not _has_letter(reasoning):
+        if not any(w in low for w in ("determin", "say", "tell", "any of", "none of")):
+            return None  # it names no option, letter or doubt
+    fixed = _after_correction(reasoning, voc)
+    if fixed is not None:
+        reasoning = fixed  # what a reasoning retracted does not count
+    bracket = "(" in reasoning or "[" in reasoning
+    if bracket:
+        reasoning_words = _BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), reasoning)
+    else:
+        reasoning_words = reasoning
+    rr = _reread(reasoning_words, lex)
+    if rr is None or not rr.words:
+        return None
+    undecided = bool(voc.undecided.find(rr.words))
+    plain = _BOLD_MARK.sub("", reasoning) if "*" in reasoning or "_" in reasoning else reasoning
+    if bracket:
+        plain = _BRACKET_LABEL.sub(" ", plain)
+    chosen, denied, _ = _letters_in(plain, len(ch.texts))
+    rx = _expand(rr, ch, lex, info)
+    spans = _spans(rx, ch, lex, info, voc)
+    last_denial: dict[int, int] = {}
+    for o, neg, i, _ in spans:
+        if neg:
+            last_denial[o] = max(i, last_denial.get(o, -1))
+    said = frozenset(o for o, neg, _, _ in spans if not neg)
+    lone = None
+    if said:
+        hyp = _hypothetical(rx, lex)
+        plain_said = {o for o, neg, i, _ in spans if not neg and i not in hyp}
+        if (
+            len(plain_said) == 1
+            and not _DISCUSSES.search(reasoning)
+            and not lex.hedge.find(rx.words)
+        ):
+            o = next(iter(plain_said))
+            if not _other_option_words(o, rx, spans, ch, lex, info):
+                lone = o
+    return _Facts(
+        undecided,
+        frozenset(chosen),
+        frozenset(denied),
+        last_denial,
+        frozenset(_concluded(rx, spans, voc)),
+        _every_option(rx, voc) == "deny",
+        said,
+        lone,
+    )
+
+
+def _hypothetical(r: Reading, lex: Lexicon) -> set[int]:
+    """The words of the sentences that speak of what is usual or possible ("which are
     typically associated with conjunctivitis"), not of this image."""
-    f = r.focus
-    a = max(f.rfind(c, 0, r.starts[i]) for c in ".!?\n") + 1
-    ends = [e for e in (f.find(c, r.ends[i]) for c in ".!?\n") if e >= 0]
-    b = min(ends) if ends else len(f)
-    sentence = tuple(w for w, st in zip(r.words, r.starts, strict=True) if a <= st < b)
-    return bool(lex.conditional.find(sentence))
+    out: set[int] = set()
+    f, words, starts = r.focus, r.words, r.starts
+    begin = 0
+    for m in _SENTENCE_STOP.finditer(f + "."):
+        lo = bisect_left(starts, begin)
+        hi = bisect_left(starts, m.end())
+        if hi > lo and lex.conditional.find(words[lo:hi]):
+            out.update(range(lo, hi))
+        begin = m.end()
+    return out
 
 
 def _concluded(
@@ -778,6 +868,13 @@ def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
     chosen: set[int] = set()
     denied: set[int] = set()
     cues: list[str] = []
+    low = f.lower()
+    if (
+        not _has_letter(f)
+        and not any(w in low for w in ("option", "choice", "letter"))
+        and not (any(w in low for w in _LETTER_HINTS) and _ORDINAL.search(f))
+    ):
+        return chosen, denied, cues  # no capital letter standing alone, no "option b"
     denied_spans: list[tuple[int, int]] = []
     for m in _NEGATED_LETTERS.finditer(f):
         for x in _LETTER_IN.finditer(m.group(1)):
@@ -977,13 +1074,12 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
     )
 
 
-def _signal(ch: Choices, initials: dict[str, int]) -> re.Pattern[str]:
-    """A pattern that finds any written word of the options (lower case, 3 letters or
-    more, its first 4 letters: "pulmon" finds "pulmonary") or their initialisms."""
-    stems = {w.lower()[:4] for t in ch.texts for w in re.findall(r"[^\W\d_]{2,}", t)}
-    stems |= {s for s in initials if len(s) >= 3}
-    body = "|".join(sorted(re.escape(x) for x in stems)) or r"(?!x)x"
-    return re.compile(r"(?:" + body + r")")
+def _signal(ch: Choices, initials: dict[str, int]) -> frozenset[str]:
+    """The first 4 letters of every written word of the options ("pulm" finds
+    "pulmonary") and of their initialisms: a cheap test of whether a text may name one."""
+    stems = {w.lower()[:4] for t in ch.texts for w in _ALPHA.findall(t)}
+    stems |= {s[:4] for s in initials if len(s) >= 3}
+    return frozenset(stems)
 
 
 def _binomials(ch: Choices) -> dict[tuple[str, str], str]:
@@ -1111,11 +1207,39 @@ def _content(w: str, lex: Lexicon) -> bool:
 
 
 def _reread(f: str, lex: Lexicon) -> Reading | None:
-    """The words of a text without its cue checks (hedges inside options are read later)."""
-    words, starts, ends = lex.canon.canon_arrays(f)
+    """The words of a text without its cue checks (hedges inside options are read later).
+    A long text is read sentence by sentence, each sentence's words memoised: the
+    reasoning of chains of thought repeats its sentences from answer to answer."""
+    if len(f) < 160:
+        words, starts, ends = lex.canon.canon_arrays(f)
+    else:
+        words_l: list[str] = []
+        starts_l: list[int] = []
+        ends_l: list[int] = []
+        at = 0
+        for m in _SENT_BREAK.finditer(f + " "):
+            chunk = f[at : m.end()]
+            cw, cs, ce = _sentence_words(chunk, lex)
+            words_l.extend(cw)
+            starts_l.extend(x + at for x in cs)
+            ends_l.extend(x + at for x in ce)
+            at = m.end()
+        if at < len(f):
+            cw, cs, ce = _sentence_words(f[at:], lex)
+            words_l.extend(cw)
+            starts_l.extend(x + at for x in cs)
+            ends_l.extend(x + at for x in ce)
+        words, starts, ends = tuple(words_l), tuple(starts_l), tuple(ends_l)
     if not words:
         return None
     return Reading(f, None, words, starts, ends, _break_positions(f))
+
+
+@lru_cache(maxsize=8192)
+def _sentence_words(
+    chunk: str, lex: Lexicon
+) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    return lex.canon.canon_arrays(chunk)
 
 
 def _cue_outside_options(r: Reading, ch: Choices, lex: Lexicon, rule: str) -> bool:
@@ -1188,7 +1312,9 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
                 words[k] = greek  # "β-haemolysis"
                 changed = True
     k = 0
-    while ("'" in f or "\u2019" in f or "." in f) and k < len(words) - 1:
+    possessive = "'s" in f or "\u2019s" in f
+    binomial = bool(info.binomials) and ". " in f
+    while (possessive or binomial) and k < len(words) - 1:
         gap = f[ends[k] : starts[k + 1]]
         if words[k + 1] == "s" and gap in ("'", "\u2019"):
             # "Brodie's abscess", "Crohn's": the possessive of an eponym.
@@ -1701,7 +1827,7 @@ def _owner_of(word: str, k: int, info: _Info) -> int | None:
 def _stray_items(r: Reading, spans: list[tuple[int, bool, int, int]], lex: Lexicon) -> str:
     """ "Liver, Top": a list of fragments, some of them no option (an answer to another
     question, or several answers)."""
-    if not r.breaks or len(r.words) > 8 or _LETTER_TAIL.search(r.focus):
+    if not r.breaks or len(r.words) > 8 or _has_letter(r.focus) or "option" in r.focus.lower():
         return ""
     parts = [p for p in re.split(r"[,;/\n]", r.focus) if p.strip()]
     if len(parts) < 2 or any(len(p.split()) > 3 for p in parts):
