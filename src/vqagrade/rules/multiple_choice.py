@@ -35,6 +35,7 @@ from ..kinds import LETTERS, Letter
 from ..labels import Label
 from ..lexicon import Lexicon
 from .choices import Choices
+from .final_answer import structured_answer
 from .negation import _cue_before
 from .reading import (
     _NEGATORS,
@@ -44,7 +45,6 @@ from .reading import (
     clause_end,
     clause_start,
     read_answer,
-    structured_answer,
 )
 from .text import PhraseSet
 
@@ -103,6 +103,7 @@ _NEGATED_LETTERS = re.compile(
 # "(A)", "(option A)": a letter that labels the option just named.
 _BRACKET_LABEL = re.compile(r"[(\[](?:(?:option|choice)\s+)?[A-H][)\]]", re.I)
 _CAPITAL_CANDIDATE = re.compile(r"[A-H](?:[)\]])?(?![\w'-])")
+_ALPHA = re.compile(r"[^\W\d_]{2,}")
 _SENT_BREAK = re.compile(r"[.!?]\s+|\n+")
 _CAPITAL_LETTER = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])")
 # "A, B and C are wrong": the letter opens a list of letters.
@@ -135,7 +136,7 @@ _EARLY_KEEP = frozenset({"letter"})
 _LETTER_HINTS = ("option", "choice", "letter", "first", "second", "third", "fourth", "fifth",
                  "sixth", "seventh", "eighth", "last")  # fmt: skip
 # A reasoning that goes through the options by letter ("Option B, pneumothorax, shows ...").
-_DISCUSSES = re.compile(r"\b(?:option|choice)\s+[A-H]\b|(?<![\w'-])[(\[]?[A-H][)\]:](?=\s)", re.I)
+_DISCUSSES = re.compile(r"(?i:option|choice)\s+[A-Ha-h]\b|[A-H][)\]:](?=\s)")
 # Substrings every correction cue holds (a cheap test before the pattern).
 _CORRECTION_HINTS = ("wait", "actual", "correction", "second thought", "scratch", "i mean",
                      "let me re", "let me double", "let me check", "reflection",
@@ -266,7 +267,7 @@ class _Info:
     binomials: dict[tuple[str, str], str]  # ("s", "aureus") -> "staphylococcus"
     genera: frozenset[int]  # options that are a genus and a species ("Cryptococcus neoformans")
     bins: tuple[tuple[float, float, bool, bool, str], ...]  # "<1 cm", "1-2 cm", ... as ranges
-    signal: re.Pattern[str]  # any written word of an option (a cheap test before reading)
+    signal: frozenset[str]  # the written words of the options, cut to 4 letters
     multi: bool  # some option is named by two words or more
 
 
@@ -720,17 +721,24 @@ def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None
     info = _info(ch, lex)
     voc = _vocab(lex)
     low = reasoning.lower()
-    if not info.signal.search(low) and not _has_letter(reasoning):
+    if not any(w[:4] in info.signal for w in _ALPHA.findall(low)) and not _has_letter(reasoning):
         if not any(w in low for w in ("determin", "say", "tell", "any of", "none of")):
             return None  # it names no option, letter or doubt
     fixed = _after_correction(reasoning, voc)
     if fixed is not None:
         reasoning = fixed  # what a reasoning retracted does not count
-    rr = _reread(_BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), reasoning), lex)
+    bracket = "(" in reasoning or "[" in reasoning
+    if bracket:
+        reasoning_words = _BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), reasoning)
+    else:
+        reasoning_words = reasoning
+    rr = _reread(reasoning_words, lex)
     if rr is None or not rr.words:
         return None
     undecided = bool(voc.undecided.find(rr.words))
-    plain = _BRACKET_LABEL.sub(" ", _BOLD_MARK.sub("", reasoning))
+    plain = _BOLD_MARK.sub("", reasoning) if "*" in reasoning or "_" in reasoning else reasoning
+    if bracket:
+        plain = _BRACKET_LABEL.sub(" ", plain)
     chosen, denied, _ = _letters_in(plain, len(ch.texts))
     rx = _expand(rr, ch, lex, info)
     spans = _spans(rx, ch, lex, info, voc)
@@ -1109,13 +1117,12 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
     )
 
 
-def _signal(ch: Choices, initials: dict[str, int]) -> re.Pattern[str]:
-    """A pattern that finds any written word of the options (lower case, 3 letters or
-    more, its first 4 letters: "pulmon" finds "pulmonary") or their initialisms."""
-    stems = {w.lower()[:4] for t in ch.texts for w in re.findall(r"[^\W\d_]{2,}", t)}
-    stems |= {s for s in initials if len(s) >= 3}
-    body = "|".join(sorted(re.escape(x) for x in stems)) or r"(?!x)x"
-    return re.compile(r"(?:" + body + r")")
+def _signal(ch: Choices, initials: dict[str, int]) -> frozenset[str]:
+    """The first 4 letters of every written word of the options ("pulm" finds
+    "pulmonary") and of their initialisms: a cheap test of whether a text may name one."""
+    stems = {w.lower()[:4] for t in ch.texts for w in _ALPHA.findall(t)}
+    stems |= {s[:4] for s in initials if len(s) >= 3}
+    return frozenset(stems)
 
 
 def _binomials(ch: Choices) -> dict[tuple[str, str], str]:
@@ -1348,7 +1355,9 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
                 words[k] = greek  # "β-haemolysis"
                 changed = True
     k = 0
-    while ("'" in f or "\u2019" in f or "." in f) and k < len(words) - 1:
+    possessive = "'s" in f or "\u2019s" in f
+    binomial = bool(info.binomials) and ". " in f
+    while (possessive or binomial) and k < len(words) - 1:
         gap = f[ends[k] : starts[k + 1]]
         if words[k + 1] == "s" and gap in ("'", "\u2019"):
             # "Brodie's abscess", "Crohn's": the possessive of an eponym.

@@ -14,7 +14,7 @@ from operator import add
 
 from ..labels import Label
 from ..lexicon import Lexicon
-from .final_answer import find_focus, structured_answer
+from .final_answer import find_focus
 from .text import lemma_table
 
 _LETTER_ONLY = re.compile(
