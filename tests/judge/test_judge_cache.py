@@ -191,10 +191,11 @@ def _open_cache(path: str) -> str:
 def test_processes_opening_a_new_cache_together_all_succeed(tmp_path: Path) -> None:
     # Workers of one run open the same new cache file at the same moment; the switch to WAL
     # once failed at random with "database is locked" (a few opens in a few hundred).
+    # Spawned, not forked: forking this multi-threaded test process can deadlock a child.
     import multiprocessing
 
     failures: list[str] = []
-    with multiprocessing.get_context("fork").Pool(6) as pool:
+    with multiprocessing.get_context("spawn").Pool(6) as pool:
         for attempt in range(100):
             path = str(tmp_path / f"cache{attempt}.sqlite")
             failures += [r for r in pool.map(_open_cache, [path] * 6) if r != "ok"]
