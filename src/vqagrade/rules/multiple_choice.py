@@ -695,7 +695,9 @@ class _Facts:
 
 @lru_cache(maxsize=4096)
 def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None:
-    """The facts of a reasoning (memoised: answers that share a reasoning share them)."""
+    """The facts of a reasoning (memoised: answers that share a reasoning share them),
+    read sentence by sentence, each sentence's reading memoised too: the reasoning of
+    chains of thought repeats its sentences from answer to answer."""
     info = _info(ch, lex)
     voc = _vocab(lex)
     low = reasoning.lower()
@@ -705,47 +707,100 @@ def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None
     fixed = _after_correction(reasoning, voc)
     if fixed is not None:
         reasoning = fixed  # what a reasoning retracted does not count
-    bracket = "(" in reasoning or "[" in reasoning
+    parts: list[_Part] = []
+    for x in _split_sentences(reasoning):
+        part = _sentence_part(x, ch, lex)
+        if part is not None:
+            parts.append(part)
+    if not parts:
+        return None
+    chosen: set[int] = set()
+    denied: set[int] = set()
+    last_denial: dict[int, int] = {}
+    settled: set[tuple[int, int]] = set()
+    said: set[int] = set()
+    plain_said: set[int] = set()
+    for n, part in enumerate(parts):
+        chosen |= part.chosen
+        denied |= part.denied
+        for o, neg, i, _ in part.spans:
+            at = n * _PART_SPAN + i
+            if neg:
+                last_denial[o] = max(at, last_denial.get(o, -1))
+            else:
+                said.add(o)
+                if i not in part.hypothetical:
+                    plain_said.add(o)
+        settled |= {(o, n * _PART_SPAN + i) for o, i in part.settled}
+    lone = None
+    if (
+        len(plain_said) == 1
+        and not any(p.discusses or p.hedged for p in parts)
+        and not any(
+            _other_option_words(next(iter(plain_said)), p.reading, p.spans, ch, lex, info)
+            for p in parts
+        )
+    ):
+        lone = next(iter(plain_said))
+    return _Facts(
+        any(p.undecided for p in parts),
+        frozenset(chosen),
+        frozenset(denied),
+        last_denial,
+        frozenset(settled),
+        any(p.every_denied for p in parts),
+        frozenset(said),
+        lone,
+    )
+
+
+_PART_SPAN = 100_000  # orders (sentence, word) pairs as one number
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Part:
+    """What one sentence of a reasoning says of the options."""
+
+    reading: Reading
+    spans: list[tuple[int, bool, int, int]]
+    hypothetical: frozenset[int]
+    settled: frozenset[tuple[int, int]]
+    chosen: frozenset[int]
+    denied: frozenset[int]
+    undecided: bool
+    every_denied: bool
+    hedged: bool
+    discusses: bool
+
+
+@lru_cache(maxsize=16384)
+def _sentence_part(sentence: str, ch: Choices, lex: Lexicon) -> _Part | None:
+    info = _info(ch, lex)
+    voc = _vocab(lex)
+    bracket = "(" in sentence or "[" in sentence
+    words_text = sentence
     if bracket:
-        reasoning_words = _BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), reasoning)
-    else:
-        reasoning_words = reasoning
-    rr = _reread(reasoning_words, lex)
+        words_text = _BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), sentence)
+    rr = _reread(words_text, lex)
     if rr is None or not rr.words:
         return None
-    undecided = bool(voc.undecided.find(rr.words))
-    plain = _BOLD_MARK.sub("", reasoning) if "*" in reasoning or "_" in reasoning else reasoning
+    plain = _BOLD_MARK.sub("", sentence) if "*" in sentence or "_" in sentence else sentence
     if bracket:
         plain = _BRACKET_LABEL.sub(" ", plain)
     chosen, denied, _ = _letters_in(plain, len(ch.texts))
     rx = _expand(rr, ch, lex, info)
     spans = _spans(rx, ch, lex, info, voc)
-    last_denial: dict[int, int] = {}
-    for o, neg, i, _ in spans:
-        if neg:
-            last_denial[o] = max(i, last_denial.get(o, -1))
-    said = frozenset(o for o, neg, _, _ in spans if not neg)
-    lone = None
-    if said:
-        hyp = _hypothetical(rx, lex)
-        plain_said = {o for o, neg, i, _ in spans if not neg and i not in hyp}
-        if (
-            len(plain_said) == 1
-            and not _DISCUSSES.search(reasoning)
-            and not lex.hedge.find(rx.words)
-        ):
-            o = next(iter(plain_said))
-            if not _other_option_words(o, rx, spans, ch, lex, info):
-                lone = o
-    return _Facts(
-        undecided,
+    return _Part(
+        rx,
+        spans,
+        frozenset(_hypothetical(rx, lex)) if spans else frozenset(),
+        frozenset(_concluded(rx, spans, voc)),
         frozenset(chosen),
         frozenset(denied),
-        last_denial,
-        frozenset(_concluded(rx, spans, voc)),
+        bool(voc.undecided.find(rr.words)),
         _every_option(rx, voc) == "deny",
-        said,
-        lone,
+        bool(lex.hedge.find(rx.words)),
+        bool(_DISCUSSES.search(sentence)),
     )
 
 
