@@ -350,7 +350,7 @@ def _label(
     m = _LETTER_LIST.match(plain)
     if m:
         letters = {ord(x) - ord("A") for x in re.findall(r"\b[A-Ha-h]\b", m.group(0).upper())}
-        joined = info_pair(ch, lex)
+        joined = _pair(ch, lex)
         if joined is not None and " or " not in plain.lower() and letters == set(joined[1]):
             return _letter(LETTERS[joined[0]].value, n, plain, ""), reasoning
         why = "chooses more than one option"
@@ -1229,7 +1229,7 @@ def _in_bin(
     return k, f"the measurement falls in option {LETTERS[k].value}"
 
 
-def info_pair(ch: Choices, lex: Lexicon) -> tuple[int, tuple[int, ...]] | None:
+def _pair(ch: Choices, lex: Lexicon) -> tuple[int, tuple[int, ...]] | None:
     """The option that joins two others ("Both A and B") and those two, if there is one."""
     return _info(ch, lex).pair
 
