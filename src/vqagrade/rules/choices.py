@@ -13,12 +13,13 @@ from ..kinds import MAX_CHOICES
 from ..lexicon import Lexicon
 
 # Option markers: "(A)", "[A]" (any case), "A." "A)" "A:" (upper case, at a line or list
-# start, followed by a space), "a)" (lower case). Each style is read on its own, never mixed.
+# start, followed by a space; "A)Macula, B)Rod cells" as OmniMedVQA writes them), "a)" (lower
+# case). Each style is read on its own, never mixed.
 _MARKS = (
     re.compile(r"(?<![\w(\[])\(([A-Ha-h])\)(?=\s|$)"),
     re.compile(r"(?<![\w(\[])\[([A-Ha-h])\](?=\s|$)"),
     re.compile(r"(?:^|(?<=[\s:;,?]))([A-H])\.(?=\s)"),
-    re.compile(r"(?:^|(?<=[\s:;,?]))([A-H])\)(?=\s)"),
+    re.compile(r"(?:^|(?<=[\s:;,?]))([A-H])\)(?=\s|[^\W\d_])"),
     re.compile(r"(?:^|(?<=[\s:;,?]))([A-H]):(?=\s)"),
     re.compile(r"(?:^|(?<=[\s:;,?]))([a-h])\)(?=\s)"),
 )
