@@ -251,6 +251,7 @@ class _Info:
     frame: frozenset[str]
     cores: dict[tuple[str, ...], int]  # "diabetic retinopathy" -> the option "No diabetic ..."
     levels: bool  # the options are spinal levels ("L4-L5")
+    holders: tuple[tuple[int, ...], ...]  # the options that hold all of each option's words
     binomials: dict[tuple[str, str], str]  # ("s", "aureus") -> "staphylococcus"
     genera: frozenset[int]  # options that are a genus and a species ("Cryptococcus neoformans")
     bins: tuple[tuple[float, float, bool, bool, str], ...]  # "<1 cm", "1-2 cm", ... as ranges
@@ -495,9 +496,10 @@ def _read_words(
 
 
 def _has_marker_word(text: str) -> bool:
-    low = text.lower()
-    return any(w in low for w in ("respuesta", "réponse", "reponse", "antwort", "resposta",
-                                  "risposta"))  # fmt: skip
+    """True when the text may hold the word for answer in a Latin-script language (parts
+    of the words that hold in either case: "espuesta" is in "Respuesta" and "respuesta")."""
+    return any(w in text for w in ("espuesta", "ESPUESTA", "ponse", "PONSE", "ntwort", "NTWORT",
+                                   "esposta", "ESPOSTA", "isposta", "ISPOSTA"))  # fmt: skip
 
 
 def _inner_answer(text: str) -> tuple[str, str] | None:
@@ -1112,6 +1114,10 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
         frame,
         cores,
         any(_LEVEL.match(w) for ws in ch.words for w in ws),
+        tuple(
+            tuple(o for o in range(n) if o != k and set(ch.words[k]) < set(ch.words[o]))
+            for k in range(n)
+        ),
         _binomials(ch),
         frozenset(
             k
@@ -1944,36 +1950,30 @@ def _longer_option(
     """An option that holds a named one's words and whose other words the answer also says
     (outside the mentions it denies), or a word right before the mention that may stand
     for them ("very hypoechoic" among "Hypoechoic" / "Markedly hypoechoic")."""
+    holders = [(k, o) for k in said for o in _info(ch, lex).holders[k] if o not in said]
+    if not holders:
+        return None
     voc = _vocab(lex)
-    longer = {
-        w
-        for k in said
-        for o, ws in enumerate(ch.words)
-        if o != k and o not in said and set(ch.words[k]) < set(ws)
-        for w in ws
-    }
+    longer = {w for _, o in holders for w in ch.words[o]}
     present = {
         w
         for i, w in enumerate(r.words)
         if w in longer and i not in denied and _positive_at(r, i, ch, lex, voc)
     }
-    for k in said:
+    for k, other in holders:
         mine = set(ch.words[k])
-        for other, words in enumerate(ch.words):
-            if other == k or other in said or not mine < set(words):
+        extra = set(ch.words[other]) - mine - lex.stopwords
+        if extra & present:
+            return other
+        for o, neg, a, _ in spans:
+            if o != k or neg or a == 0:
                 continue
-            extra = set(words) - mine - lex.stopwords
-            if extra & present:
+            before = r.words[a - 1]
+            gap = r.focus[r.ends[a - 1] : r.starts[a]]
+            if gap.strip() or before in mine:
+                continue
+            if _content(before, lex) or before in ("very", "markedly", "mildly"):
                 return other
-            for o, neg, a, _ in spans:
-                if o != k or neg or a == 0:
-                    continue
-                before = r.words[a - 1]
-                gap = r.focus[r.ends[a - 1] : r.starts[a]]
-                if gap.strip() or before in mine:
-                    continue
-                if _content(before, lex) or before in ("very", "markedly", "mildly"):
-                    return other
     return None
 
 
