@@ -264,6 +264,7 @@ class _Info:
     frame: frozenset[str]
     cores: dict[tuple[str, ...], int]  # "diabetic retinopathy" -> the option "No diabetic ..."
     levels: bool  # the options are spinal levels ("L4-L5")
+    holders: tuple[tuple[int, ...], ...]  # the options that hold all of each option's words
     binomials: dict[tuple[str, str], str]  # ("s", "aureus") -> "staphylococcus"
     genera: frozenset[int]  # options that are a genus and a species ("Cryptococcus neoformans")
     bins: tuple[tuple[float, float, bool, bool, str], ...]  # "<1 cm", "1-2 cm", ... as ranges
@@ -367,7 +368,7 @@ def _label(
     m = _LETTER_LIST.match(plain)
     if m:
         letters = {ord(x) - ord("A") for x in re.findall(r"\b[A-Ha-h]\b", m.group(0).upper())}
-        joined = info_pair(ch, lex)
+        joined = _pair(ch, lex)
         if joined is not None and " or " not in plain.lower() and letters == set(joined[1]):
             return _letter(LETTERS[joined[0]].value, n, plain, ""), reasoning
         why = "chooses more than one option"
@@ -515,9 +516,11 @@ def _read_words(
 
 
 def _has_marker_word(text: str) -> bool:
-    low = text.lower()
-    return any(w in low for w in ("respuesta", "réponse", "reponse", "antwort", "resposta",
-                                  "risposta", "alternativa", "opção", "opción"))  # fmt: skip
+    """True when the text may hold the word for answer in a Latin-script language (parts
+    of the words that hold in either case: "espuesta" is in "Respuesta" and "respuesta")."""
+    return any(w in text for w in ("espuesta", "ESPUESTA", "ponse", "PONSE", "ntwort", "NTWORT",
+                                   "esposta", "ESPOSTA", "isposta", "ISPOSTA", "lternativa",
+                                   "LTERNATIVA", "pção", "PÇÃO", "pción", "PCIÓN"))  # fmt: skip
 
 
 def _inner_answer(text: str) -> tuple[str, str] | None:
@@ -717,7 +720,9 @@ class _Facts:
 
 @lru_cache(maxsize=4096)
 def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None:
-    """The facts of a reasoning (memoised: answers that share a reasoning share them)."""
+    """The facts of a reasoning (memoised: answers that share a reasoning share them),
+    read sentence by sentence, each sentence's reading memoised too: the reasoning of
+    chains of thought repeats its sentences from answer to answer."""
     info = _info(ch, lex)
     voc = _vocab(lex)
     low = reasoning.lower()
@@ -727,47 +732,100 @@ def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None
     fixed = _after_correction(reasoning, voc)
     if fixed is not None:
         reasoning = fixed  # what a reasoning retracted does not count
-    bracket = "(" in reasoning or "[" in reasoning
+    parts: list[_Part] = []
+    for x in _split_sentences(reasoning):
+        part = _sentence_part(x, ch, lex)
+        if part is not None:
+            parts.append(part)
+    if not parts:
+        return None
+    chosen: set[int] = set()
+    denied: set[int] = set()
+    last_denial: dict[int, int] = {}
+    settled: set[tuple[int, int]] = set()
+    said: set[int] = set()
+    plain_said: set[int] = set()
+    for n, part in enumerate(parts):
+        chosen |= part.chosen
+        denied |= part.denied
+        for o, neg, i, _ in part.spans:
+            at = n * _PART_SPAN + i
+            if neg:
+                last_denial[o] = max(at, last_denial.get(o, -1))
+            else:
+                said.add(o)
+                if i not in part.hypothetical:
+                    plain_said.add(o)
+        settled |= {(o, n * _PART_SPAN + i) for o, i in part.settled}
+    lone = None
+    if (
+        len(plain_said) == 1
+        and not any(p.discusses or p.hedged for p in parts)
+        and not any(
+            _other_option_words(next(iter(plain_said)), p.reading, p.spans, ch, lex, info)
+            for p in parts
+        )
+    ):
+        lone = next(iter(plain_said))
+    return _Facts(
+        any(p.undecided for p in parts),
+        frozenset(chosen),
+        frozenset(denied),
+        last_denial,
+        frozenset(settled),
+        any(p.every_denied for p in parts),
+        frozenset(said),
+        lone,
+    )
+
+
+_PART_SPAN = 100_000  # orders (sentence, word) pairs as one number
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Part:
+    """What one sentence of a reasoning says of the options."""
+
+    reading: Reading
+    spans: list[tuple[int, bool, int, int]]
+    hypothetical: frozenset[int]
+    settled: frozenset[tuple[int, int]]
+    chosen: frozenset[int]
+    denied: frozenset[int]
+    undecided: bool
+    every_denied: bool
+    hedged: bool
+    discusses: bool
+
+
+@lru_cache(maxsize=16384)
+def _sentence_part(sentence: str, ch: Choices, lex: Lexicon) -> _Part | None:
+    info = _info(ch, lex)
+    voc = _vocab(lex)
+    bracket = "(" in sentence or "[" in sentence
+    words_text = sentence
     if bracket:
-        reasoning_words = _BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), reasoning)
-    else:
-        reasoning_words = reasoning
-    rr = _reread(reasoning_words, lex)
+        words_text = _BRACKET_LABEL.sub(lambda m: " " * len(m.group(0)), sentence)
+    rr = _reread(words_text, lex)
     if rr is None or not rr.words:
         return None
-    undecided = bool(voc.undecided.find(rr.words))
-    plain = _BOLD_MARK.sub("", reasoning) if "*" in reasoning or "_" in reasoning else reasoning
+    plain = _BOLD_MARK.sub("", sentence) if "*" in sentence or "_" in sentence else sentence
     if bracket:
         plain = _BRACKET_LABEL.sub(" ", plain)
     chosen, denied, _ = _letters_in(plain, len(ch.texts))
     rx = _expand(rr, ch, lex, info)
     spans = _spans(rx, ch, lex, info, voc)
-    last_denial: dict[int, int] = {}
-    for o, neg, i, _ in spans:
-        if neg:
-            last_denial[o] = max(i, last_denial.get(o, -1))
-    said = frozenset(o for o, neg, _, _ in spans if not neg)
-    lone = None
-    if said:
-        hyp = _hypothetical(rx, lex)
-        plain_said = {o for o, neg, i, _ in spans if not neg and i not in hyp}
-        if (
-            len(plain_said) == 1
-            and not _DISCUSSES.search(reasoning)
-            and not lex.hedge.find(rx.words)
-        ):
-            o = next(iter(plain_said))
-            if not _other_option_words(o, rx, spans, ch, lex, info):
-                lone = o
-    return _Facts(
-        undecided,
+    return _Part(
+        rx,
+        spans,
+        frozenset(_hypothetical(rx, lex)) if spans else frozenset(),
+        frozenset(_concluded(rx, spans, voc)),
         frozenset(chosen),
         frozenset(denied),
-        last_denial,
-        frozenset(_concluded(rx, spans, voc)),
+        bool(voc.undecided.find(rr.words)),
         _every_option(rx, voc) == "deny",
-        said,
-        lone,
+        bool(lex.hedge.find(rx.words)),
+        bool(_DISCUSSES.search(sentence)),
     )
 
 
@@ -1105,6 +1163,10 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
         frame,
         cores,
         any(_LEVEL.match(w) for ws in ch.words for w in ws),
+        tuple(
+            tuple(o for o in range(n) if o != k and set(ch.words[k]) < set(ch.words[o]))
+            for k in range(n)
+        ),
         _binomials(ch),
         frozenset(
             k
@@ -1222,7 +1284,7 @@ def _in_bin(
     return k, f"the measurement falls in option {LETTERS[k].value}"
 
 
-def info_pair(ch: Choices, lex: Lexicon) -> tuple[int, tuple[int, ...]] | None:
+def _pair(ch: Choices, lex: Lexicon) -> tuple[int, tuple[int, ...]] | None:
     """The option that joins two others ("Both A and B") and those two, if there is one."""
     return _info(ch, lex).pair
 
@@ -2038,36 +2100,30 @@ def _longer_option(
     """An option that holds a named one's words and whose other words the answer also says
     (outside the mentions it denies), or a word right before the mention that may stand
     for them ("very hypoechoic" among "Hypoechoic" / "Markedly hypoechoic")."""
+    holders = [(k, o) for k in said for o in _info(ch, lex).holders[k] if o not in said]
+    if not holders:
+        return None
     voc = _vocab(lex)
-    longer = {
-        w
-        for k in said
-        for o, ws in enumerate(ch.words)
-        if o != k and o not in said and set(ch.words[k]) < set(ws)
-        for w in ws
-    }
+    longer = {w for _, o in holders for w in ch.words[o]}
     present = {
         w
         for i, w in enumerate(r.words)
         if w in longer and i not in denied and _positive_at(r, i, ch, lex, voc)
     }
-    for k in said:
+    for k, other in holders:
         mine = set(ch.words[k])
-        for other, words in enumerate(ch.words):
-            if other == k or other in said or not mine < set(words):
+        extra = set(ch.words[other]) - mine - lex.stopwords
+        if extra & present:
+            return other
+        for o, neg, a, _ in spans:
+            if o != k or neg or a == 0:
                 continue
-            extra = set(words) - mine - lex.stopwords
-            if extra & present:
+            before = r.words[a - 1]
+            gap = r.focus[r.ends[a - 1] : r.starts[a]]
+            if gap.strip() or before in mine:
+                continue
+            if _content(before, lex) or before in ("very", "markedly", "mildly"):
                 return other
-            for o, neg, a, _ in spans:
-                if o != k or neg or a == 0:
-                    continue
-                before = r.words[a - 1]
-                gap = r.focus[r.ends[a - 1] : r.starts[a]]
-                if gap.strip() or before in mine:
-                    continue
-                if _content(before, lex) or before in ("very", "markedly", "mildly"):
-                    return other
     return None
 
 
