@@ -207,7 +207,11 @@ class Canonicalizer:
         raw, starts, ends = parts[1::2], offsets[1:-1:2], offsets[2:-1:2]
         if "t" in raw:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
-        probe = self._level_probe_ascii if low.isascii() else self._level_probe
+        if low.isascii():
+            # In ASCII text a level's separator is "-" or "/": most answers hold neither.
+            probe = self._level_probe_ascii if "-" in low or "/" in low else None
+        else:
+            probe = self._level_probe
         if probe is not None and probe.search(low) is not None:
             raw, starts, ends = self._join_levels(low, raw, starts, ends)
         if self.roman and not self.numbered.isdisjoint(raw):
