@@ -173,6 +173,10 @@ def unlettered(question: str, lex: Lexicon) -> list[str] | None:
     s_start = max((i + 1 for i in range(k) if low[i] in {"?", "!", ";"}), default=0)
     s_end = next((i for i in range(k + 1, len(low)) if low[i] in {"?", "!", ";", "."}), len(low))
     commas = [i for i in range(s_start, k) if low[i] == ","]
+    if len(commas) >= 2 and low[s_start] in lex.intro_starts:
+        # "On CT, is the mass solid, cystic, or mixed?": the leading phrase and its comma
+        # are not part of the list.
+        s_start = commas.pop(0) + 1
     if len(commas) < 1:
         return None
     # Items: comma-separated segments before "or", then the words after it.
@@ -217,6 +221,8 @@ def unlettered(question: str, lex: Lexicon) -> list[str] | None:
             it = it[1:]
         if not it or len(it) > _MAX_LIST_WORDS or any(low[i] in {"(", ")", ":"} for i in it):
             return None
+        if any(low[i] in lex.q_verbs for i in it):
+            return None  # "is the hip dislocated" is a clause, not a listed option
         texts.append(q[toks[it[0]][1] : toks[it[-1]][2]])
     if len(texts) < 3 or len({t.lower() for t in texts}) != len(texts):
         return None

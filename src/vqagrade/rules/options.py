@@ -364,8 +364,14 @@ def _inline_form(
 
 
 def _intro_phrase(toks: list[Tok], s_start: int, comma: int, lex: Lexicon) -> bool:
-    """True when the words before the comma are a leading phrase ("On this image, ...")."""
-    return s_start < comma and toks[s_start].text in lex.intro_starts
+    """True when the words before the comma are a leading phrase ("On this image, ..."): the
+    sentence's first comma, after an opening word of such a phrase ("On CT, is the mass
+    solid, cystic, or mixed?" lists three options: its second comma closes no phrase)."""
+    return (
+        s_start < comma
+        and toks[s_start].text in lex.intro_starts
+        and not any(t.text == "," for t in toks[s_start:comma])
+    )
 
 
 def _restore(
