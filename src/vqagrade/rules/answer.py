@@ -39,6 +39,13 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         if not r.retraction or label_answer(r.retraction, opts, lex).label is not v.label:
             why = "the final answer is corrected after it is given"
             return Verdict(None, "retracted", why, v.focus, v.hits, v.cues)
+    if r.reasoning and v.label in (Label.A, Label.B):
+        # A reasoning model's <think> block that settles on another label than its
+        # <answer> tag: the two disagree, so neither is the answer.
+        thought = label_answer(r.reasoning, opts, lex).label
+        if thought is not None and thought is not v.label:
+            why = f"the reasoning before the answer tag reads as {thought.value}"
+            return Verdict(None, "reasoning", why, v.focus, v.hits, v.cues)
     if r.body and v.label in (Label.A, Label.B):
         other = Label.B if v.label is Label.A else Label.A
         if _may_name(r.body, opts, other) and _finding_placed(r.body, opts, lex, other):

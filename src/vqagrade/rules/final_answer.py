@@ -18,6 +18,7 @@ from ..lexicon import Lexicon
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.I | re.S)
 _THINK = re.compile(r"<think>.*?(?:</think>|$)", re.I | re.S)
 _THINK_OPEN = re.compile(r"<think>", re.I)
+_THINK_BLOCK = re.compile(r"<think>(.*?)</think>", re.I | re.S)
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.S)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 # Patterns that open with a character class, not a lookbehind: the engine skips ahead to
@@ -58,6 +59,9 @@ class Focus:
     body: str = ""
     """The text before a final answer or a concluding sentence: must not choose the other
     option ("... a lesion in the left parietal lobe ... In summary: right parietal mass")."""
+    reasoning: str = ""
+    """The reasoning blocks (``<think>``) before an answer tag: must not read as another
+    label than the tag's ("<think>... no haemorrhage in either eye</think><answer>Left")."""
 
 
 @lru_cache(maxsize=8)
@@ -227,7 +231,8 @@ def _find(
     if "<" in t:
         tags = _ANSWER_TAG.findall(t)
         if tags:
-            return Focus(_clean(tags[-1], role), "answer tag"), None
+            thought = " ".join(m.group(1) for m in _THINK_BLOCK.finditer(t)).strip()
+            return Focus(_clean(tags[-1], role), "answer tag", reasoning=thought), None
         if _THINK_OPEN.search(t):
             stripped = _THINK.sub(" ", t).strip()
             if not stripped:

@@ -106,6 +106,7 @@ class Reading:
     reconsidered: str = ""
     retraction: str | None = None
     body: str = ""
+    reasoning: str = ""
     two_option_early: Verdict | None = None
     """A verdict only the two-option reader abstains on: a hedge that withholds a choice
     between two options ("suspicious for", "cannot distinguish"), or an answer cut off after
@@ -168,7 +169,10 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
             # rest. Without the comma, "No effusion" is a negation and stays.
             lead = words[0]
             words, starts, ends = words[1:], starts[1:], ends[1:]
-    if not yes_no and words[-1] in {"or", "nor", "either", "vs", "versus"}:
+    if not yes_no and words[-1] in {"or", "nor", "either", "vs", "versus"} and not (
+        # "no haemorrhage there either.": the adverb after a denial, not a cut alternative
+        words[-1] == "either" and f.rstrip()[-1:] == "." and negated_either(words, lex)
+    ):
         cut = Verdict(None, "truncated", "the answer stops on an unfinished alternative", f)
         return Reading(f, cut)
     tail = f.rstrip()
@@ -221,6 +225,7 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
         reconsidered=focus.reconsidered,
         retraction=focus.retraction,
         body=focus.body,
+        reasoning=focus.reasoning,
         two_option_early=two_option_early,
         wordset=ws,
     )
