@@ -62,6 +62,7 @@ GRAMMAR_LISTS = (
 _LIST_SECTIONS = {
     "tokens": (
         "join_prefixes",
+        "pair_prefixes",
         "no_fold",
         "adjective_suffixes",
         "stopwords",
@@ -287,6 +288,7 @@ class Lexicon:
         }
         base = Canonicalizer(
             join_prefixes=lists.get("tokens.join_prefixes", []),
+            pair_prefixes=lists.get("tokens.pair_prefixes", []),
             no_fold=no_fold,
             spelling=spelling,
             **notation,  # type: ignore[arg-type]
@@ -324,6 +326,7 @@ class Lexicon:
         case_sensitive = {v: _settle(t, synonyms) for v, t in case_sensitive.items()}
         self.canon = Canonicalizer(
             join_prefixes=lists.get("tokens.join_prefixes", []),
+            pair_prefixes=lists.get("tokens.pair_prefixes", []),
             synonyms=synonyms,
             case_sensitive=case_sensitive,
             no_fold=no_fold,

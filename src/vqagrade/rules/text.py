@@ -40,6 +40,9 @@ _CONTRACTIONS = {
     "hadn": ("had", "not"),
 }
 _JOINABLE_GAP = re.compile(r"[\s\-]{1,3}")
+# A suspended hyphen: "hypo- to anechoic", "pre- and post-contrast".
+_SUSPENDED = re.compile(r"-\s+")
+_SUSPENSION_LINKS = frozenset({"and", "or", "to", "nor", "through"})
 # A separator inside a spinal level: "L4-L5", "L4\u20135", "L4/5", "C6 - 7".
 _LEVEL_GAP = re.compile(r"\s?[-\u2010\u2011\u2013\u2014/]\s?")
 
@@ -136,8 +139,14 @@ class Canonicalizer:
         level_prefixes: Iterable[str] = (),
         numbered: Iterable[str] = (),
         roman: Mapping[str, str] | None = None,
+        pair_prefixes: Iterable[str] = (),
     ) -> None:
         self.join_prefixes = frozenset(join_prefixes)
+        # Prefixes a suspended one may borrow its stem from ("hypo- to anechoic"), longest
+        # first so "an" wins over "a".
+        self._stem_prefixes = tuple(
+            sorted(self.join_prefixes | frozenset(pair_prefixes), key=len, reverse=True)
+        )
         # Notation: spinal levels become one word ("L4-5" -> "l4_l5"); roman numerals after
         # a numbered word become arabic ("grade II" -> "grade 2").
         self.numbered = frozenset(numbered)
@@ -227,6 +236,14 @@ class Canonicalizer:
         i, n = 0, len(raw)
         while i < n:
             w = raw[i]
+            if w in join and i + 1 < n and _SUSPENDED.fullmatch(low, ends[i], starts[i + 1]):
+                # "hypo- to anechoic", "pre- and post-contrast": a suspended prefix takes the
+                # stem of the word after the connector; unread, it stands alone.
+                words.append(fold(w + self._stem(raw, i)))
+                ws.append(starts[i])
+                we.append(ends[i])
+                i += 1
+                continue
             if (
                 w in join
                 and i + 1 < n
@@ -243,6 +260,17 @@ class Canonicalizer:
             we.append(ends[i])
             i += 1
         return words, ws, we
+
+    def _stem(self, raw: list[str], i: int) -> str:
+        """The stem a suspended prefix `raw[i]` shares with the word after its connector
+        ("echoic" of "anechoic" in "hypo- to anechoic"), or "" when there is none."""
+        if i + 2 >= len(raw) or raw[i + 1] not in _SUSPENSION_LINKS:
+            return ""
+        nxt = raw[i + 2]
+        for p in self._stem_prefixes:
+            if nxt.startswith(p) and len(nxt) > len(p) + 3 and p != raw[i]:
+                return nxt[len(p) :]
+        return ""
 
     def _level(self, w: str) -> bool:
         return len(w) >= 2 and w[0] in self._level_letters and w[1:].isdigit()
