@@ -169,9 +169,13 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
             # rest. Without the comma, "No effusion" is a negation and stays.
             lead = words[0]
             words, starts, ends = words[1:], starts[1:], ends[1:]
-    if not yes_no and words[-1] in {"or", "nor", "either", "vs", "versus"} and not (
-        # "no haemorrhage there either.": the adverb after a denial, not a cut alternative
-        words[-1] == "either" and f.rstrip()[-1:] == "." and negated_either(words, lex)
+    if (
+        not yes_no
+        and words[-1] in {"or", "nor", "either", "vs", "versus"}
+        and not (
+            # "no haemorrhage there either.": the adverb after a denial, not a cut alternative
+            words[-1] == "either" and f.rstrip()[-1:] == "." and negated_either(words, lex)
+        )
     ):
         cut = Verdict(None, "truncated", "the answer stops on an unfinished alternative", f)
         return Reading(f, cut)
