@@ -312,6 +312,13 @@ def _inline_form(
             and (j + 1 >= s_end or toks[j + 1].text in _PUNCT or toks[j + 1].text == "than")
         ):
             break  # "Is the left or right lung larger?": the comparative is the predicate
+        if (
+            y
+            and t in ("more", "less")
+            and j + 1 < s_end
+            and (j + 2 >= s_end or toks[j + 2].text in _PUNCT or toks[j + 2].text == "than")
+        ):
+            break  # "Is the RV or the LV more dilated?": so is "more X" at the end
         if y and pp and t in lex.q_preps:
             break
         if not (pp and t in lex.q_articles):
