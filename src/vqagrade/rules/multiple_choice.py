@@ -51,12 +51,6 @@ from .text import PhraseSet
 _JSON_ANSWER = re.compile(
     r"""^\s*\{\s*["']?(?:answer|choice|option|letter)["']?\s*:\s*["']?([^"'{}]*)["']?""", re.I
 )
-_JSON_LETTER_KEYS = ("answer", "choice", "option", "letter", "final_answer", "correct_answer")
-_JSON_TEXT_KEYS = (
-    "answer_text", "option_text", "choice_text", "text", "label", "answer_label", "name",
-    "diagnosis", "finding",
-)  # fmt: skip
-_JSON_REASON_KEYS = ("reasoning", "explanation", "rationale", "thought", "thoughts", "analysis")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S | re.I)
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _BOLD_MARK = re.compile(r"[*_`]+")
@@ -132,22 +126,13 @@ _NUMBERED = re.compile(
     r"^\W*(?:option|choice|answer)\s*(?:number\s*|no\.?\s*|#\s*)?([1-8])\W*$", re.I
 )
 _EARLY_KEEP = frozenset({"letter"})
-# Words without which no letter is chosen in lower case ("option b", "the second one").
-_LETTER_HINTS = ("option", "choice", "letter", "first", "second", "third", "fourth", "fifth",
-                 "sixth", "seventh", "eighth", "last")  # fmt: skip
 # A reasoning that goes through the options by letter ("Option B, pneumothorax, shows ...").
 _DISCUSSES = re.compile(r"(?i:option|choice)\s+[A-Ha-h]\b|[A-H][)\]:](?=\s)")
-# Substrings every correction cue holds (a cheap test before the pattern).
-_CORRECTION_HINTS = ("wait", "actual", "correction", "second thought", "scratch", "i mean",
-                     "let me re", "let me double", "let me check", "reflection",
-                     "rethink")  # fmt: skip
 # Sentences of a focus (a last one that commits to a letter is the answer).
 _SENTENCE_STOP = re.compile(r"[.!?\n]")
 _MODAL_BEFORE = re.compile(r"\b(?:may|might|could|can|would)\s+(?:\w+\s+)?$", re.I)
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.I | re.S)
 _ANSWER_TAG = re.compile(r"<answer>.*?(?:</answer>|$)", re.I | re.S)
-# Words that connect two options into a range or an alternative ("KL 3-4", "II or III").
-_JOINERS = frozenset({"or", "to", "and", "nor", "vs", "versus", "through"})
 _RANGE_GAP = re.compile(r"^\s*[-\u2013\u2014/]\s*$")
 _ROMAN = re.compile(r"^(x?)(ix|iv|v?i{0,3})([a-c]?)$")
 _ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8,
@@ -161,14 +146,6 @@ _LEVEL = re.compile(r"^[ctls]\d{1,2}$")
 _BINOMIAL = re.compile(
     r"[A-Z][a-z]{3,}(?:us|a|um|as|es|is|ia) [a-z]{3,}(?:us|is|ae|um|i|a|ans|ens|es)"
 )
-# Short words that are never initialisms, whatever their case ("AS", "OR", "NO").
-_NOT_INITIALISMS = frozenset(
-    {"as", "or", "no", "not", "so", "am", "an", "if", "me", "my", "we", "us", "he", "ok", "hi",
-     "is", "it", "in", "on", "at", "to", "of", "by", "be", "do", "go", "up", "and", "the", "for",
-     "are", "was", "has", "had", "all", "any", "but", "can", "may", "see", "yes", "one", "two",
-     "i", "a"}
-)  # fmt: skip
-_STOP_INITIALS = frozenset({"of", "the", "and", "in", "with", "a", "an", "to", "on", "for"})
 
 
 @dataclass(slots=True, eq=False)
@@ -239,6 +216,24 @@ class _Vocab:
             r"(?<![\w])(?:" + "|".join(re.escape(c) for c in corr) + r")(?![\w])", re.I
         )
 
+        def raw(name: str) -> tuple[str, ...]:
+            return tuple(lists.get(f"multiple_choice.{name}", ()))
+
+        # Read as they stand: substrings for cheap tests before a pattern, words compared
+        # with canonical or lower-cased tokens, the keys of a JSON answer.
+        self.correction_hints = raw("correction_hints")
+        self.letter_hints = raw("letter_hints")
+        self.marker_hints = raw("answer_marker_hints")
+        self.answer_talk = frozenset(raw("answer_talk"))
+        self.whole_study = frozenset(raw("whole_study"))
+        self.components = frozenset(raw("components"))
+        self.joiners = frozenset(raw("joiners"))
+        self.not_initialisms = frozenset(raw("not_initialisms"))
+        self.initials_skip = frozenset(raw("initials_skip"))
+        self.json_letter_keys = raw("json_letter_keys")
+        self.json_text_keys = raw("json_text_keys")
+        self.json_reason_keys = raw("json_reason_keys")
+
 
 @lru_cache(maxsize=8)
 def _vocab(lex: Lexicon) -> _Vocab:
@@ -307,12 +302,12 @@ def _label(
     voc = _vocab(lex)
     reasoning = _reasoning_of(text, f) if depth == 0 else ""
     if depth == 0:
-        inner = _inner_answer(text if "\\boxed" in text else f)
+        inner = _inner_answer(text if "\\boxed" in text else f, voc)
         if inner is not None:
             answer, why = inner
             v = label_choice(answer, read_answer(answer, lex), ch, lex, 1)
             return v, why or reasoning
-        m = voc.marker.search(text) if not text.isascii() or _has_marker_word(text) else None
+        m = voc.marker.search(text) if not text.isascii() or _has_marker_word(text, voc) else None
         if m is not None:
             v = _letter(m.group(1).upper(), n, f, "")
             if v.label is not None:
@@ -329,7 +324,7 @@ def _label(
         f = first.strip()
         r = read_answer(f, lex)
     if tail.strip():
-        if _GOES_ON.match(tail) or _tail_letters(tail, n, lex.q_verbs):
+        if _GOES_ON.match(tail) or _tail_letters(tail, n, lex.q_verbs, voc):
             why = "the answer goes on after its final answer"
             return ChoiceVerdict(None, "goes-on", why, f), reasoning
         reasoning = (reasoning + " " + tail).strip()
@@ -420,14 +415,16 @@ def _read_words(
                 break
     if f != r.focus:
         plain = _BOLD_MARK.sub("", f).strip()
-    chosen, denied, cues = _letters_in(plain, n)
+    chosen, denied, cues = _letters_in(plain, n, voc)
     denied |= {k for k in labelled if k not in chosen and any(o == k and g for o, g, _, _ in spans)}
     f = r.focus
     m = _TRAILING_LETTER.search(plain)
     if m and ord(m.group(1)) - ord("A") < n and not chosen:
         chosen.add(ord(m.group(1)) - ord("A"))
         cues.append(f"letter:{m.group(1)}")
-    of_part = _state_of_a_part(r, spans, ch, lex) or _said_of_a_component(r, spans, ch, lex)
+    of_part = _state_of_a_part(r, spans, ch, lex, voc) or _said_of_a_component(
+        r, spans, ch, lex, voc
+    )
     if of_part:
         return ChoiceVerdict(None, "state", of_part, f, tuple(cues))
     hedge = voc.hedge.find(r.words)
@@ -495,7 +492,7 @@ def _read_words(
         return ChoiceVerdict(None, "several", why, f, tuple(cues), matched)
     if len(picked) == 1:
         k = next(iter(picked))
-        other = _other_option_words(k, r, spans, ch, lex, info) if said else ""
+        other = _other_option_words(k, r, spans, ch, lex, info, voc) if said else ""
         if k in (info.every, info.nothing) or (info.pair is not None and k == info.pair[0]):
             other = ""  # "All of them: X, Y and Z", "Both A and B": the others are expected
         if other:
@@ -515,15 +512,13 @@ def _read_words(
 # -- structured and reasoning answers -----------------------------------------------------
 
 
-def _has_marker_word(text: str) -> bool:
+def _has_marker_word(text: str, voc: _Vocab) -> bool:
     """True when the text may hold the word for answer in a Latin-script language (parts
     of the words that hold in either case: "espuesta" is in "Respuesta" and "respuesta")."""
-    return any(w in text for w in ("espuesta", "ESPUESTA", "ponse", "PONSE", "ntwort", "NTWORT",
-                                   "esposta", "ESPOSTA", "isposta", "ISPOSTA", "lternativa",
-                                   "LTERNATIVA", "pção", "PÇÃO", "pción", "PCIÓN"))  # fmt: skip
+    return any(w in text for w in voc.marker_hints)
 
 
-def _inner_answer(text: str) -> tuple[str, str] | None:
+def _inner_answer(text: str, voc: _Vocab) -> tuple[str, str] | None:
     """The answer inside ``\\boxed{}`` (the last one) or a JSON object's answer field, and
     the reasoning the object gives ("" when none)."""
     if "\\boxed" in text:
@@ -542,14 +537,14 @@ def _inner_answer(text: str) -> tuple[str, str] | None:
         if isinstance(data, dict):
             low = {str(k).lower(): v for k, v in data.items()}
             letter = next(
-                (str(low[k]).strip() for k in _JSON_LETTER_KEYS if isinstance(low.get(k), str)),
+                (str(low[k]).strip() for k in voc.json_letter_keys if isinstance(low.get(k), str)),
                 "",
             )
             words = next(
-                (str(low[k]).strip() for k in _JSON_TEXT_KEYS if isinstance(low.get(k), str)),
+                (str(low[k]).strip() for k in voc.json_text_keys if isinstance(low.get(k), str)),
                 "",
             )
-            why = " ".join(str(low[k]) for k in _JSON_REASON_KEYS if isinstance(low.get(k), str))
+            why = " ".join(str(low[k]) for k in voc.json_reason_keys if isinstance(low.get(k), str))
             if letter and words and re.fullmatch(r"[(\[]?[A-Ha-h][)\]]?\.?", letter):
                 # {"answer": "B", "answer_text": "Coronal"}: the letter and its option's
                 # words must agree, as in "B. Coronal".
@@ -618,12 +613,12 @@ def _first_line_letter(f: str) -> str | None:
     return None
 
 
-def _tail_letters(tail: str, n: int, verbs: frozenset[str]) -> bool:
+def _tail_letters(tail: str, n: int, verbs: frozenset[str], voc: _Vocab) -> bool:
     """True when the text after a final answer names a letter that it neither denies nor
     uses as the label of an option it names ("The liver (A) appears normal" is fine; "so A
     would also fit" is not)."""
     t = _BRACKET_LABEL.sub(" ", _BOLD_MARK.sub("", tail))
-    _, denied, _ = _letters_in(t, n)
+    _, denied, _ = _letters_in(t, n, voc)
     for m in _CAPITAL_LETTER.finditer(t):
         letter = m.group(0).strip("()[]")
         k = ord(letter) - ord("A")
@@ -664,7 +659,7 @@ def _after_correction(f: str, voc: _Vocab) -> str | None:
     """The text after the last self-correction ("X — no wait. ... Y"), or None when the
     answer does not correct itself."""
     low = f.lower()
-    if not any(w in low for w in _CORRECTION_HINTS):
+    if not any(w in low for w in voc.correction_hints):
         return None
     # "it may actually be the right": a modal before the cue makes it a hedge, not a
     # correction (the hedge is read on the whole answer).
@@ -762,7 +757,7 @@ def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None
         len(plain_said) == 1
         and not any(p.discusses or p.hedged for p in parts)
         and not any(
-            _other_option_words(next(iter(plain_said)), p.reading, p.spans, ch, lex, info)
+            _other_option_words(next(iter(plain_said)), p.reading, p.spans, ch, lex, info, voc)
             for p in parts
         )
     ):
@@ -812,7 +807,7 @@ def _sentence_part(sentence: str, ch: Choices, lex: Lexicon) -> _Part | None:
     plain = _BOLD_MARK.sub("", sentence) if "*" in sentence or "_" in sentence else sentence
     if bracket:
         plain = _BRACKET_LABEL.sub(" ", plain)
-    chosen, denied, _ = _letters_in(plain, len(ch.texts))
+    chosen, denied, _ = _letters_in(plain, len(ch.texts), voc)
     rx = _expand(rr, ch, lex, info)
     spans = _spans(rx, ch, lex, info, voc)
     return _Part(
@@ -907,13 +902,14 @@ def _lead(
     if rr.words:
         info = _info(ch, lex)
         rx = _expand(rr, ch, lex, info)
-        spans = _spans(rx, ch, lex, info, _vocab(lex))
+        voc = _vocab(lex)
+        spans = _spans(rx, ch, lex, info, voc)
         for k, neg, _, _ in spans:
             (unsaid if neg else said).add(k)
         said, _ = _combined(said, set(), rx, info)
         k = LETTERS.index(v.label)
         if said == {k} and not unsaid:
-            if _other_option_words(k, rx, spans, ch, lex, info):
+            if _other_option_words(k, rx, spans, ch, lex, info, voc):
                 return ChoiceVerdict(None, "contradiction", "the words name another option", f)
             why = f"the letter and the words of option {v.label.value}"
             return ChoiceVerdict(v.label, "letter and text", why, f, matched=(ch.texts[k],))
@@ -921,7 +917,7 @@ def _lead(
             return ChoiceVerdict(None, "contradiction", "the letter and the words disagree", f)
         if _distinct_words_named(rx, info) - {k}:
             return ChoiceVerdict(None, "contradiction", "the words name another option", f)
-        if _names_something_else(rest, k, ch, lex):
+        if _names_something_else(rest, k, ch, lex, voc):
             why = f"the words after the letter are not option {v.label.value}"
             return ChoiceVerdict(None, "contradiction", why, f)
     if capital and f.lstrip("*_ ")[1:2] == "." and rest[:1].islower():
@@ -932,13 +928,10 @@ def _lead(
     return v
 
 
-# Words of a label that talk about the answer, not the image ("B. Correct answer").
-_ANSWER_TALK = frozenset({"correct", "right", "best", "answer", "option", "choice", "final",
-                          "likely", "most", "true", "yes", "no", "ok"})  # fmt: skip
 _LABEL_WORDS = 5
 
 
-def _names_something_else(rest: str, k: int, ch: Choices, lex: Lexicon) -> bool:
+def _names_something_else(rest: str, k: int, ch: Choices, lex: Lexicon, voc: _Vocab) -> bool:
     """ "E. Melanocytic nevus" when E is Melanoma: a short label after the letter, with
     none of option k's words nor the question's, names something that is not option k
     (an explanation after the letter, "B. Because ...", is not a label)."""
@@ -948,7 +941,7 @@ def _names_something_else(rest: str, k: int, ch: Choices, lex: Lexicon) -> bool:
     words = lex.canon.words(body)
     if not 1 <= len(words) <= _LABEL_WORDS or not _content(words[0], lex):
         return False
-    if any(w in lex.q_verbs or w in lex.grammar["copula"] or w in _ANSWER_TALK for w in words):
+    if any(w in lex.q_verbs or w in lex.grammar["copula"] or w in voc.answer_talk for w in words):
         return False
     own = set(ch.words[k]) | ch.stem | ch.asked
     content = [w for w in words if _content(w, lex)]
@@ -964,7 +957,7 @@ def _binomial_lead(m: re.Match[str], info: _Info) -> bool:
     return word is not None and (cap.lower(), word.group()) in info.binomials
 
 
-def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
+def _letters_in(f: str, n: int, voc: _Vocab) -> tuple[set[int], set[int], list[str]]:
     """Letters the focus chooses and letters it denies ("not A or C")."""
     chosen: set[int] = set()
     denied: set[int] = set()
@@ -973,7 +966,7 @@ def _letters_in(f: str, n: int) -> tuple[set[int], set[int], list[str]]:
     if (
         not _has_letter(f)
         and not any(w in low for w in ("option", "choice", "letter"))
-        and not (any(w in low for w in _LETTER_HINTS) and _ORDINAL.search(f))
+        and not (any(w in low for w in voc.letter_hints) and _ORDINAL.search(f))
     ):
         return chosen, denied, cues  # no capital letter standing alone, no "option b"
     denied_spans: list[tuple[int, int]] = []
@@ -1026,7 +1019,7 @@ def _grade(word: str) -> str | None:
     return None
 
 
-def _initials(tokens: list[tuple[str, bool]]) -> set[str]:
+def _initials(tokens: list[tuple[str, bool]], skip: frozenset[str]) -> set[str]:
     """Initialisms of a run of words: every word's first letter, with and without its
     small words ("ductal carcinoma in situ" -> dcis, dcs), and each hyphenated word as one
     letter or one per part ("age-related macular degeneration" -> amd, armd)."""
@@ -1035,7 +1028,7 @@ def _initials(tokens: list[tuple[str, bool]]) -> set[str]:
         for join in (False, True):
             letters = ""
             for w, joined in tokens:
-                if drop_small and w in _STOP_INITIALS:
+                if drop_small and w in skip:
                     continue
                 if join and joined:
                     continue
@@ -1103,9 +1096,9 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
         head = text.split("(")[0]
         ctoks = [(w, j) for w, j in tokens[: len(re.findall(r"[^\W_]+", head))]]
         if len(ctoks) >= 2:
-            found = _initials(ctoks)
+            found = _initials(ctoks, voc.initials_skip)
             if len(ctoks) >= 3:
-                found |= {s for s in _initials(ctoks[:-1]) if len(s) >= 3}
+                found |= {s for s in _initials(ctoks[:-1], voc.initials_skip) if len(s) >= 3}
             for s in found:
                 initialisms.setdefault(s, set()).add(k)
         for t, _, _ in toks:
@@ -1375,16 +1368,13 @@ def _expand(r: Reading, ch: Choices, lex: Lexicon, info: _Info) -> Reading:
     words, starts, ends = list(r.words), list(r.starts), list(r.ends)
     changed = False
     if info.initialisms and _HAS_UPPER2.search(f) and not (f.isupper() and len(words) > 2):
+        never = _vocab(lex).not_initialisms
         k = 0
         while k < len(words):
             surface = f[starts[k] : ends[k]]
             low = surface.lower()
             alone = len(words) == 1
-            if (
-                _UPPER.match(surface)
-                and (alone or low not in _NOT_INITIALISMS)
-                and low in info.initialisms
-            ):
+            if _UPPER.match(surface) and (alone or low not in never) and low in info.initialisms:
                 o = info.initialisms[low]
                 if words[k] not in set(ch.words[o]) and not info.owner.get((words[k],)):
                     add = ch.words[o]
@@ -1791,6 +1781,7 @@ def _other_option_words(
     ch: Choices,
     lex: Lexicon,
     info: _Info,
+    voc: _Vocab,
 ) -> str:
     """Why the answer may also name another option than k, or "": a range or alternative
     with another option's word ("KL 3-4", "Stage II or III", "mid to lower zone"), or words
@@ -1803,14 +1794,14 @@ def _other_option_words(
         for nxt, gap_at in ((b, b), (b + 1, b)):
             if nxt >= len(words) or gap_at >= len(words):
                 continue
-            if nxt == b + 1 and words[b] not in _JOINERS:
+            if nxt == b + 1 and words[b] not in voc.joiners:
                 continue
             if nxt == b and not _RANGE_GAP.match(r.focus[r.ends[b - 1] : r.starts[b]]):
                 continue
             other = _owner_of(words[nxt], k, info)
             if other is not None:
                 return f"a range or alternative with option {LETTERS[other].value}"
-        if a >= 2 and words[a - 1] in _JOINERS:
+        if a >= 2 and words[a - 1] in voc.joiners:
             other = _owner_of(words[a - 2], k, info)
             if other is not None:
                 return f"a range or alternative with option {LETTERS[other].value}"
@@ -1847,7 +1838,7 @@ def _other_option_words(
             if (
                 _cue_before(r, h, lex) is not None
                 or _cue_after(r, t + 1, lex, ch.state_question)
-                or _denied_after(r, t + 1, _vocab(lex))
+                or _denied_after(r, t + 1, voc)
             ):
                 continue
             return f"also names words of option {LETTERS[o].value} '{ch.texts[o]}'"
@@ -1921,22 +1912,8 @@ def _joined(r: Reading, t: int, spans: list[tuple[int, bool, int, int]], k: int)
     return False
 
 
-# Words for the whole image or study ("The study is normal", "Everything looks normal").
-_WHOLE_STUDY = frozenset({"everything", "all", "study", "image", "images", "scan", "exam",
-                          "examination", "film", "radiograph", "xray", "appearance", "finding",
-                          "findings", "overall", "picture", "view", "slide", "section",
-                          "sample", "specimen", "tissue", "look", "looks", "appear", "appears",
-                          "seem", "seems"})  # fmt: skip
-
-
-# The parts of a lesion that an option's word may describe instead of the lesion.
-_COMPONENTS = frozenset({"centre", "center", "core", "component", "components", "portion",
-                         "periphery", "rim", "wall", "walls", "margin", "margins", "capsule",
-                         "nidus", "septa", "septum", "septation", "septations"})  # fmt: skip
-
-
 def _said_of_a_component(
-    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon, voc: _Vocab
 ) -> str:
     """Why an option's word describes a part of the lesion, or "": "around a non-enhancing
     necrotic centre" says the centre does not enhance, not the lesion."""
@@ -1949,7 +1926,7 @@ def _said_of_a_component(
             w = words[t]
             if r.focus[r.ends[t - 1] : r.starts[t]].strip():
                 break  # punctuation ends the phrase
-            if w in _COMPONENTS and w not in ch.stem and w not in own:
+            if w in voc.components and w not in ch.stem and w not in own:
                 return f"'{ch.texts[k]}' describes the {w}, a part of the lesion"
             if not _content(w, lex):
                 break
@@ -1966,7 +1943,7 @@ def _sentence_of(r: Reading, i: int) -> tuple[int, int]:
 
 
 def _state_of_a_part(
-    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon
+    r: Reading, spans: list[tuple[int, bool, int, int]], ch: Choices, lex: Lexicon, voc: _Vocab
 ) -> str:
     """Why a state option ("Normal") is named of a part rather than of the image, or "":
     "liver and spleen size normal" beside free fluid says nothing of the whole study."""
@@ -1983,7 +1960,7 @@ def _state_of_a_part(
             if _content(w, lex)
             and w not in ch.stem
             and w not in lex.generic
-            and w not in _WHOLE_STUDY
+            and w not in voc.whole_study
         ]
         if not subject:
             continue
@@ -1992,7 +1969,7 @@ def _state_of_a_part(
         for t, w in enumerate(words):
             if lo <= t < hi or not _content(w, lex) or w in ch.stem or w in lex.generic:
                 continue
-            if w in lex.state_words or w in _WHOLE_STUDY:
+            if w in lex.state_words or w in voc.whole_study:
                 continue
             c0 = _sentence_of(r, t)[0]
             if any(x in _NEGATORS for x in words[c0 : t + 1]):
