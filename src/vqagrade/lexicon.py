@@ -149,6 +149,18 @@ _LIST_SECTIONS = {
         "denied_after",
         "grade_words",
         "part_nouns",
+        "correction_hints",
+        "letter_hints",
+        "answer_marker_hints",
+        "answer_talk",
+        "whole_study",
+        "components",
+        "joiners",
+        "not_initialisms",
+        "initials_skip",
+        "json_letter_keys",
+        "json_text_keys",
+        "json_reason_keys",
     ),
 }
 
