@@ -17,6 +17,7 @@ from .mentions import (
     drop_conditional,
     drop_other_structures,
     drop_other_terms,
+    drop_purpose,
     find_hits,
     frame_conflict,
     option_matcher,
@@ -124,6 +125,11 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     if found and not hits:
         why = "names the options only in general or hypothetical statements"
         return Verdict(None, "conditional", why, f, tuple(found))
+    kept = hits
+    hits = drop_purpose(r, hits, lex)
+    if kept and not hits:
+        why = "names the options only as what an examination is for ('to exclude X')"
+        return Verdict(None, "purpose", why, f, tuple(kept))
     frame = frame_conflict(r, hits, opts, lex) or qualifier_conflict(r, hits, opts, lex)
     if frame:
         return Verdict(None, "qualifier", frame, f, tuple(hits))

@@ -444,6 +444,24 @@ def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
     return [h for h in hits if bisect_left(ends, h.start) not in hedged]
 
 
+def drop_purpose(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
+    """Set aside mentions that follow a purpose phrase in their clause: "biopsy is
+    recommended to exclude malignancy", "I'd need a lateral view to assess displacement"
+    say what an examination is for, not what the image shows."""
+    if not hits or lex.purpose_probe.isdisjoint(r.wordset):
+        return hits
+    said = lex.purpose.find(r.words, r.wordset)
+    if not said:
+        return hits
+    out = []
+    for h in hits:
+        lo = clause_start(r, h.start)
+        if any(j <= h.first and r.starts[i] >= lo for i, j in said):
+            continue
+        out.append(h)
+    return out
+
+
 def frame_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
     """A side read from the image when the question asks the patient's side, or the reverse."""
     sides = [h for h in hits if "laterality" in lex.parallel.get(r.words[h.first], _NO_CLASSES)]

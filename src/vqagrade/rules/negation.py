@@ -94,6 +94,8 @@ def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
             k = i - back
             p = lex.neg_before.match_at(words, k) if k >= 0 and starts[k] >= lo else None
             if p is not None and k + len(p) > i and k + len(p) <= h.first:
+                if p == ("no",) and not lex.no_article_marks.isdisjoint(r.wordset):
+                    continue  # Portuguese "no pulmão esquerdo": "in the", no denial
                 return " ".join(p)
         if words[i] in lex.scope_end:
             return None
