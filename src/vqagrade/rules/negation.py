@@ -185,6 +185,15 @@ def _cue_after(
             ):
                 j = k  # "the left and right hemispheres show no abnormality"
                 continue
+        if words[j] in lex.grammar["example_openers"]:
+            # "Malignant features such as irregular margins are absent": the examples are
+            # part of the subject; read on from the verb after them.
+            k = j + 1
+            while k < len(words) and ends[k] <= hi and words[k] not in lex.grammar["copula"]:
+                k += 1
+            if k < len(words) and ends[k] <= hi:
+                j = k
+                continue
         if words[j] in lex.grammar["gap_stop"]:
             return None, False  # "female and is not pregnant": another predicate
         if words[j] not in lex.grammar["copula"]:
