@@ -129,8 +129,10 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
     noun with the other side ("the left kidney" for option "right kidney")."""
     words = r.words
     out = []
+    off: list[Hit] = []
     for h in hits:
         if h.first == h.last and _off_structure(r, h, hits, opts, lex):
+            off.append(h)
             continue
         if h.first == h.last and _other_marker(r, h, opts, lex):
             continue
@@ -149,7 +151,50 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
             continue  # "the left kidney" is not option "right kidney"; "lower left" is
             # neither "upper left" nor "lower right"
         out.append(h)
+    if off:
+        out = _sides_of_other_structure(r, out, off, lex)
     return out
+
+
+def _sides_of_other_structure(
+    r: Reading, kept: list[Hit], off: list[Hit], lex: Lexicon
+) -> list[Hit]:
+    """Side words set aside as naming another structure, read against the sides kept.
+
+    A bare side heading ("Lt:") elides the structure of the heading before it ("Rt
+    hemiscrotum: ..."): when that structure was set aside, so is the bare heading. A side
+    that places something ("It is located in the right parietal lobe") beside a kept
+    mention of the other side ("The lesion is on the left.") is kept, so the answer is read
+    with both sides and abstains."""
+    f = r.focus
+    kept = [
+        h
+        for h in kept
+        if not (
+            h.first == h.last
+            and r.words[h.first] in ("left", "right")
+            and f[h.end : h.end + 1] == ":"
+        )
+    ]
+    back: list[Hit] = []
+    locative = lex.grammar["locative"]
+    for h in off:
+        if not any(x.option is not h.option and not _negator_before(r, x) for x in kept):
+            continue  # "in the right adrenal, not the left kidney": the other side denied
+        lo = clause_start(r, h.start)
+        k = h.first - 1
+        while k >= 0 and r.words[k] in _ARTICLES and r.starts[k] >= lo:
+            k -= 1
+        if k >= 0 and r.starts[k] >= lo and r.words[k] in locative:
+            back.append(h)
+    return sorted(kept + back, key=lambda h: h.first) if back else kept
+
+
+def _negator_before(r: Reading, h: Hit) -> bool:
+    """A negation word before the mention in its clause ("not the left kidney")."""
+    lo = clause_start(r, h.start)
+    k = bisect_left(r.starts, lo)
+    return any(w in _NEGATORS for w in r.words[k : h.first])
 
 
 def drop_other_terms(
