@@ -18,6 +18,7 @@ from .mentions import (
     drop_other_structures,
     drop_other_terms,
     drop_purpose,
+    drop_said_elsewhere,
     find_hits,
     frame_conflict,
     option_matcher,
@@ -121,6 +122,7 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     m = option_matcher(opts, lex)
     found = drop_other_structures(r, find_hits(r, m), opts, lex)
     found = drop_other_terms(r, found, opts, lex, m.qualities)
+    found = drop_said_elsewhere(r, found, opts, lex)
     hits = drop_conditional(r, found, lex)
     if found and not hits:
         why = "names the options only in general or hypothetical statements"

@@ -190,6 +190,55 @@ def _sides_of_other_structure(
     return sorted(kept + back, key=lambda h: h.first) if back else kept
 
 
+def drop_said_elsewhere(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hit]:
+    """Drop mentions said of another structure before a contrast that turns to the
+    question's subject: "Carcinoma in situ is present in adjacent ducts, but the main
+    lesion infiltrates the stroma" to "Is the breast lesion in situ or invasive?". The
+    clause of the mention must place it in something the question does not name ("in
+    adjacent ducts") and must not name the question's subject itself."""
+    contrast = lex.grammar["contrast"]
+    if not hits or contrast.isdisjoint(r.wordset):
+        return hits
+    words = r.words
+    subject = {w for w in opts.outside if content_word(w, lex)}
+    option_words = set(opts.a.words) | set(opts.b.words)
+    subject -= option_words
+    if not subject:
+        return hits
+    locative = lex.grammar["locative"]
+    ends = [m.start() for m in _SENTENCE_END.finditer(r.focus)] + [len(r.focus)]
+    out = []
+    for h in hits:
+        sent = bisect_left(ends, h.start)
+        hi = ends[sent]
+        lo = ends[sent - 1] + 1 if sent else 0
+        c = next(
+            (k for k in range(h.last + 1, len(words)) if r.starts[k] < hi and words[k] in contrast),
+            None,
+        )
+        if c is None or not any(w in subject for w in words[c + 1 : c + 4]):
+            out.append(h)
+            continue
+        before = range(bisect_left(r.starts, lo), c)
+        if any(words[k] in subject or stem(words[k]) in subject for k in before):
+            out.append(h)
+            continue
+        elsewhere = any(
+            words[k] in locative
+            and any(
+                content_word(w, lex)
+                and w not in opts.context
+                and stem(w) not in opts.context
+                and w not in option_words
+                for w in words[k + 1 : min(k + 4, c)]
+            )
+            for k in range(h.last + 1, c)
+        )
+        if not elsewhere:
+            out.append(h)
+    return out
+
+
 def _negator_before(r: Reading, h: Hit) -> bool:
     """A negation word before the mention in its clause ("not the left kidney")."""
     lo = clause_start(r, h.start)
