@@ -57,6 +57,9 @@ GRAMMAR_LISTS = (
     "comparand_markers",
     "reference_words",
     "clause_final_states",
+    "example_openers",
+    "contrast",
+    "locative",
 )
 
 _LIST_SECTIONS = {
@@ -87,8 +90,17 @@ _LIST_SECTIONS = {
         "equal",
         "partial",
         "mixed",
+        "purpose",
     ),
-    "negation": ("before", "pseudo", "after", "after_state", "scope_end", "unassessed"),
+    "negation": (
+        "before",
+        "pseudo",
+        "after",
+        "after_state",
+        "scope_end",
+        "unassessed",
+        "no_article_marks",
+    ),
     "complements": ("negative_prefixes",),
     "question": (
         "open_starts",
@@ -378,6 +390,9 @@ class Lexicon:
         self.choice_hedge = phrases("cues.choice_hedge")
         self.conditional = phrases("cues.conditional")
         self.generic_statements = phrases("cues.generic_statements")
+        self.purpose = phrases("cues.purpose")
+        # Their second words ("exclude", "assess"), a cheap probe: "to" is in most answers.
+        self.purpose_probe = frozenset(p[1] if len(p) > 1 else p[0] for p in self.purpose.phrases)
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")
         self.letter_words = dict(
@@ -390,6 +405,7 @@ class Lexicon:
         self.neg_after = phrases("negation.after")
         self.neg_after_state = phrases("negation.after_state")
         self.unassessed = phrases("negation.unassessed")
+        self.no_article_marks = words("negation.no_article_marks")
         # Their last words, a cheap probe: the first is often "not", in many answers.
         self.unassessed_ends = frozenset(p[-1] for p in self.unassessed.phrases)
         self.also = phrases("cues.also")

@@ -17,6 +17,8 @@ from .mentions import (
     drop_conditional,
     drop_other_structures,
     drop_other_terms,
+    drop_purpose,
+    drop_said_elsewhere,
     find_hits,
     frame_conflict,
     option_matcher,
@@ -42,8 +44,16 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     if r.reasoning and v.label in (Label.A, Label.B):
         # A reasoning model's <think> block that settles on another label than its
         # <answer> tag: the two disagree, so neither is the answer.
-        thought = label_answer(r.reasoning, opts, lex).label
-        if thought is not None and thought is not v.label:
+        # A block that also names the tag's option is read as weighing both ("left
+        # hemithorax lucent, mediastinum shifted to the right ... left-sided"): kept.
+        rv = label_answer(r.reasoning, opts, lex)
+        thought = rv.label
+        if thought is Label.NONE or (
+            thought in (Label.A, Label.B)
+            and thought is not v.label
+            and not _may_name(r.reasoning, opts, v.label)
+        ):
+            assert thought is not None
             why = f"the reasoning before the answer tag reads as {thought.value}"
             return Verdict(None, "reasoning", why, v.focus, v.hits, v.cues)
     if r.body and v.label in (Label.A, Label.B):
@@ -127,10 +137,16 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     m = option_matcher(opts, lex)
     found = drop_other_structures(r, find_hits(r, m), opts, lex)
     found = drop_other_terms(r, found, opts, lex, m.qualities)
+    found = drop_said_elsewhere(r, found, opts, lex)
     hits = drop_conditional(r, found, lex)
     if found and not hits:
         why = "names the options only in general or hypothetical statements"
         return Verdict(None, "conditional", why, f, tuple(found))
+    kept = hits
+    hits = drop_purpose(r, hits, lex)
+    if kept and not hits:
+        why = "names the options only as what an examination is for ('to exclude X')"
+        return Verdict(None, "purpose", why, f, tuple(kept))
     frame = frame_conflict(r, hits, opts, lex) or qualifier_conflict(r, hits, opts, lex)
     if frame:
         return Verdict(None, "qualifier", frame, f, tuple(hits))

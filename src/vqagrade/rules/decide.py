@@ -110,6 +110,10 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
     def verdict(label: Label | None, rule: str, reason: str) -> Verdict:
         return Verdict(label, rule, reason, f, t_hits, t_cues)
 
+    if opts.source != "or-not" and "or" in r.wordset and _alternative(r, hits, lex):
+        # "mild or moderate ventriculomegaly", "Greenstick or buckle - both are ...": an
+        # option offered as one of alternatives is no choice, whatever else is said.
+        return verdict(None, "hedge", "names an option as one of alternatives ('X or Z')")
     if opts.source == "or-not" and hits and not both_cue and not none_cue:
         return _or_not(hits, words, opts, lex, verdict)
     if opts.source == "or-not" and not hits and r.lead is not None:
@@ -247,6 +251,38 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
         return verdict(absent[0], "subject-absent", why)
     return verdict(None, "no-option", "names neither option")
+
+
+def _alternative(r: Reading, hits: list[Hit], lex: Lexicon) -> bool:
+    """An affirmed mention coordinated by "or" with another word, right before or after it
+    ("mild or moderate", "greenstick or buckle"), with no punctuation between and the other
+    word not a mention of the same option ("RLL or right lower lobe")."""
+    words, f = r.words, r.focus
+    for h in hits:
+        if h.negation is not None:
+            continue
+        for step, k in ((1, h.last + 1), (-1, h.first - 1)):
+            while 0 <= k < len(words) and words[k] in _ARTICLES:
+                k += step
+            if not (0 <= k < len(words)) or words[k] != "or":
+                continue
+            m = k + step
+            while 0 <= m < len(words) and words[m] in _ARTICLES:
+                m += step
+            if not (0 <= m < len(words)):
+                continue
+            lo, hi = (h.end, r.starts[m]) if step == 1 else (r.ends[m], h.start)
+            if any(c in _PUNCT for c in f[lo:hi]):
+                continue  # "Right, or rather ...": a clause break between
+            if any(x.option is h.option and x.first <= m <= x.last for x in hits):
+                continue
+            if content_word(words[m], lex) and words[m] not in lex.scope_end:
+                return True
+    return False
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+_PUNCT = frozenset(".,;:!?()[]\n\u2013\u2014")
 
 
 def _cue_on_other_noun(r: Reading, j: int, opts: Options, lex: Lexicon) -> bool:

@@ -129,8 +129,10 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
     noun with the other side ("the left kidney" for option "right kidney")."""
     words = r.words
     out = []
+    off: list[Hit] = []
     for h in hits:
         if h.first == h.last and _off_structure(r, h, hits, opts, lex):
+            off.append(h)
             continue
         if h.first == h.last and _other_marker(r, h, opts, lex):
             continue
@@ -149,7 +151,99 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
             continue  # "the left kidney" is not option "right kidney"; "lower left" is
             # neither "upper left" nor "lower right"
         out.append(h)
+    if off:
+        out = _sides_of_other_structure(r, out, off, lex)
     return out
+
+
+def _sides_of_other_structure(
+    r: Reading, kept: list[Hit], off: list[Hit], lex: Lexicon
+) -> list[Hit]:
+    """Side words set aside as naming another structure, read against the sides kept.
+
+    A bare side heading ("Lt:") elides the structure of the heading before it ("Rt
+    hemiscrotum: ..."): when that structure was set aside, so is the bare heading. A side
+    that places something ("It is located in the right parietal lobe") beside a kept
+    mention of the other side ("The lesion is on the left.") is kept, so the answer is read
+    with both sides and abstains."""
+    f = r.focus
+    kept = [
+        h
+        for h in kept
+        if not (
+            h.first == h.last
+            and r.words[h.first] in ("left", "right")
+            and f[h.end : h.end + 1] == ":"
+        )
+    ]
+    back: list[Hit] = []
+    locative = lex.grammar["locative"]
+    for h in off:
+        if not any(x.option is not h.option and not _negator_before(r, x) for x in kept):
+            continue  # "in the right adrenal, not the left kidney": the other side denied
+        lo = clause_start(r, h.start)
+        k = h.first - 1
+        while k >= 0 and r.words[k] in _ARTICLES and r.starts[k] >= lo:
+            k -= 1
+        if k >= 0 and r.starts[k] >= lo and r.words[k] in locative:
+            back.append(h)
+    return sorted(kept + back, key=lambda h: h.first) if back else kept
+
+
+def drop_said_elsewhere(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hit]:
+    """Drop mentions said of another structure before a contrast that turns to the
+    question's subject: "Carcinoma in situ is present in adjacent ducts, but the main
+    lesion infiltrates the stroma" to "Is the breast lesion in situ or invasive?". The
+    clause of the mention must place it in something the question does not name ("in
+    adjacent ducts") and must not name the question's subject itself."""
+    contrast = lex.grammar["contrast"]
+    if not hits or contrast.isdisjoint(r.wordset):
+        return hits
+    words = r.words
+    subject = {w for w in opts.outside if content_word(w, lex)}
+    option_words = set(opts.a.words) | set(opts.b.words)
+    subject -= option_words
+    if not subject:
+        return hits
+    locative = lex.grammar["locative"]
+    ends = [m.start() for m in _SENTENCE_END.finditer(r.focus)] + [len(r.focus)]
+    out = []
+    for h in hits:
+        sent = bisect_left(ends, h.start)
+        hi = ends[sent]
+        lo = ends[sent - 1] + 1 if sent else 0
+        c = next(
+            (k for k in range(h.last + 1, len(words)) if r.starts[k] < hi and words[k] in contrast),
+            None,
+        )
+        if c is None or not any(w in subject for w in words[c + 1 : c + 4]):
+            out.append(h)
+            continue
+        before = range(bisect_left(r.starts, lo), c)
+        if any(words[k] in subject or stem(words[k]) in subject for k in before):
+            out.append(h)
+            continue
+        elsewhere = any(
+            words[k] in locative
+            and any(
+                content_word(w, lex)
+                and w not in opts.context
+                and stem(w) not in opts.context
+                and w not in option_words
+                for w in words[k + 1 : min(k + 4, c)]
+            )
+            for k in range(h.last + 1, c)
+        )
+        if not elsewhere:
+            out.append(h)
+    return out
+
+
+def _negator_before(r: Reading, h: Hit) -> bool:
+    """A negation word before the mention in its clause ("not the left kidney")."""
+    lo = clause_start(r, h.start)
+    k = bisect_left(r.starts, lo)
+    return any(w in _NEGATORS for w in r.words[k : h.first])
 
 
 def drop_other_terms(
@@ -442,6 +536,24 @@ def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
         if e < len(r.focus) and r.focus[e] == "?":
             hedged.add(n)  # an echoed question: "Is this a CT or an MRI? The image is an MRI."
     return [h for h in hits if bisect_left(ends, h.start) not in hedged]
+
+
+def drop_purpose(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
+    """Set aside mentions that follow a purpose phrase in their clause: "biopsy is
+    recommended to exclude malignancy", "I'd need a lateral view to assess displacement"
+    say what an examination is for, not what the image shows."""
+    if not hits or lex.purpose_probe.isdisjoint(r.wordset):
+        return hits
+    said = lex.purpose.find(r.words, r.wordset)
+    if not said:
+        return hits
+    out = []
+    for h in hits:
+        lo = clause_start(r, h.start)
+        if any(j <= h.first and r.starts[i] >= lo for i, j in said):
+            continue
+        out.append(h)
+    return out
 
 
 def frame_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:

@@ -94,6 +94,8 @@ def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
             k = i - back
             p = lex.neg_before.match_at(words, k) if k >= 0 and starts[k] >= lo else None
             if p is not None and k + len(p) > i and k + len(p) <= h.first:
+                if p == ("no",) and not lex.no_article_marks.isdisjoint(r.wordset):
+                    continue  # Portuguese "no pulmão esquerdo": "in the", no denial
                 return " ".join(p)
         if words[i] in lex.scope_end:
             return None
@@ -182,6 +184,15 @@ def _cue_after(
                 and words[nxt2.last + 1] in lex.grammar["plural_verbs"]
             ):
                 j = k  # "the left and right hemispheres show no abnormality"
+                continue
+        if words[j] in lex.grammar["example_openers"]:
+            # "Malignant features such as irregular margins are absent": the examples are
+            # part of the subject; read on from the verb after them.
+            k = j + 1
+            while k < len(words) and ends[k] <= hi and words[k] not in lex.grammar["copula"]:
+                k += 1
+            if k < len(words) and ends[k] <= hi:
+                j = k
                 continue
         if words[j] in lex.grammar["gap_stop"]:
             return None, False  # "female and is not pregnant": another predicate
