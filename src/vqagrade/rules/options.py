@@ -164,6 +164,12 @@ def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
         return NotTwoOption("no_alternative", "the question offers no 'X or Y' alternative")
     k = conj[0]
     s_start, s_end = _sentence(toks, k)
+    if toks[s_start].text in lex.intro_starts:
+        # "Based on the image, which is bigger, the liver or the spleen?": the question
+        # starts after its introductory phrase.
+        comma = next((i for i in range(s_start, k) if toks[i].text == ","), None)
+        if comma is not None and comma + 1 < k:
+            s_start = comma + 1
     if any(s_start <= c < s_end for c in conj[1:]):
         return NotTwoOption("multiple", "the question offers more than two alternatives")
     first = toks[s_start].text if s_start < len(toks) else ""
