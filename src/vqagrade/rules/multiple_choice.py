@@ -81,6 +81,8 @@ from .choices import Choices
 from .final_answer import structured_answer
 from .reading import Reading, read_answer
 
+# Where the last sentence of an answer starts.
+_LAST_SENTENCE = re.compile(r"[.!?\n]+\s*")
 _EARLY_KEEP = frozenset({"letter"})
 
 
@@ -107,11 +109,26 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         depth: nesting of answers read out of JSON, ``\\boxed{}`` or a last sentence.
     """
     v, reasoning = _label(text, r, ch, lex, depth)
+    if depth == 0 and v.label is not None and _reopened(text):
+        # "\boxed{D}... or is the thin wall at the apex an aneurysm?": the answer ends by
+        # doubting its own choice.
+        why = "the answer ends with a question that reopens its choice"
+        return ChoiceVerdict(None, "reopened", why, v.focus, v.cues, v.matched)
     if depth == 0 and v.label is not None and reasoning.strip():
         why = _reasoning_conflict(reasoning, LETTERS.index(v.label), ch, lex)
         if why:
             return ChoiceVerdict(None, "reasoning", why, v.focus, v.cues, v.matched)
     return v
+
+
+def _reopened(text: str) -> bool:
+    """Whether the answer's last sentence is a question that offers an alternative ("... or
+    is it an aneurysm?"); a letter-only answer ("B?") is left to the other rules."""
+    t = text.rstrip()
+    if not t.endswith("?"):
+        return False
+    last = _LAST_SENTENCE.split(t[:-1])[-1].lower()
+    return " or " in f" {last} " and len(last.split()) > 2
 
 
 def _label(

@@ -335,7 +335,8 @@ def _inline_form(
     pp = pp and len(y) > 1  # a lone "outside" is an adjective, not a phrase
     # X: backward from the conjunction; an Oxford comma means a list of three or more.
     i = k - 1
-    if i >= s_start and toks[i].text == ",":
+    oxford = i >= s_start and toks[i].text == ","
+    if oxford:
         i -= 1  # "on the left, or on the right?"; a list of three shows another comma below
     x: list[Tok] = []
     while i >= s_start and len(x) < _MAX_OPTION_WORDS:
@@ -352,6 +353,10 @@ def _inline_form(
         if not (pp and t in lex.q_articles):
             x.insert(0, toks[i])
         i -= 1
+    if oxford and any(t.text == "," for t in toks[s_start : i + 1]):
+        # "normal, showing SAM, or showing prolapse": X stopped at a verb, but the comma
+        # before it and the one before "or" make a list of three or more.
+        return NotTwoOption("multiple", "the question lists more than two options")
     named = i >= s_start and toks[i].text in ("a", "an") and y_article and not pp
     while i >= s_start and toks[i].text in lex.q_articles:
         i -= 1  # "in the left lung, the right lung, or the mediastinum"

@@ -42,6 +42,8 @@ _CONTRACTIONS = {
 _JOINABLE_GAP = re.compile(r"[\s\-]{1,3}")
 # A suspended hyphen: "hypo- to anechoic", "pre- and post-contrast".
 _SUSPENDED = re.compile(r"-\s+")
+# The shortest combining form joined across a hyphen ("neuro-", "tubulo-"; not "two-").
+_COMBINING_MIN = 5
 _SUSPENSION_LINKS = frozenset({"and", "or", "to", "nor", "through"})
 # A separator inside a spinal level: "L4-L5", "L4\u20135", "L4/5", "C6 - 7".
 _LEVEL_GAP = re.compile(r"\s?[-\u2010\u2011\u2013\u2014/]\s?")
@@ -228,7 +230,9 @@ class Canonicalizer:
         if self._cs_probe is not None and self._has_case_sensitive(text):
             raw, starts, ends = self._apply_case_sensitive(text, raw, starts, ends)
         join, fold, folds = self.join_prefixes, self._fold, self._folds
-        if join.isdisjoint(raw):  # the common case: no prefix to glue, one lookup per word
+        combining = "o-" in low
+        if not combining and join.isdisjoint(raw):
+            # The common case: no prefix to glue, one lookup per word.
             return [folds.get(w) or fold(w) for w in raw], starts, ends
         words: list[str] = []
         ws: list[int] = []
@@ -236,6 +240,23 @@ class Canonicalizer:
         i, n = 0, len(raw)
         while i < n:
             w = raw[i]
+            if (
+                combining
+                and len(w) >= _COMBINING_MIN
+                and w[-1] == "o"
+                and i + 1 < n
+                and ends[i] + 1 == starts[i + 1]
+                and low[ends[i]] == "-"
+                and w.isalpha()
+                and raw[i + 1].isalpha()
+            ):
+                # A combining form written with a hyphen is one word: "tubulo-villous" =
+                # "tubulovillous", "antero-posterior" = "anteroposterior".
+                words.append(fold(w + raw[i + 1]))
+                ws.append(starts[i])
+                we.append(ends[i + 1])
+                i += 2
+                continue
             if w in join and i + 1 < n and _SUSPENDED.fullmatch(low, ends[i], starts[i + 1]):
                 # "hypo- to anechoic", "pre- and post-contrast": a suspended prefix takes the
                 # stem of the word after the connector; unread, it stands alone.
