@@ -346,8 +346,11 @@ class Lexicon:
         # lands on the same words whether it is written out or reached through a synonym.
         # An entry that only drops words of its variant ("portal venous phase" -> "venous
         # phase") keeps its words as written.
-        synonyms = {v: t if _inside(t, v) else _settle(t, synonyms) for v, t in synonyms.items()}
-        case_sensitive = {v: _settle(t, synonyms) for v, t in case_sensitive.items()}
+        longest = max((len(v) for v in synonyms), default=0)
+        synonyms = {
+            v: t if _inside(t, v) else _settle(t, synonyms, longest) for v, t in synonyms.items()
+        }
+        case_sensitive = {v: _settle(t, synonyms, longest) for v, t in case_sensitive.items()}
         self.canon = Canonicalizer(
             join_prefixes=lists.get("tokens.join_prefixes", []),
             pair_prefixes=lists.get("tokens.pair_prefixes", []),
@@ -488,11 +491,14 @@ def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
 
 
 def _settle(
-    words: tuple[str, ...], synonyms: dict[tuple[str, ...], tuple[str, ...]], rounds: int = 3
+    words: tuple[str, ...],
+    synonyms: dict[tuple[str, ...], tuple[str, ...]],
+    longest: int,
+    rounds: int = 3,
 ) -> tuple[str, ...]:
     """`words` with the synonym phrases in them replaced, longest first, until nothing
-    changes (at most `rounds` passes, so entries that point at each other stop)."""
-    longest = max((len(v) for v in synonyms), default=0)
+    changes (at most `rounds` passes, so entries that point at each other stop); `longest`:
+    the most words of a synonym phrase."""
     for _ in range(rounds):
         out: list[str] = []
         i = 0
