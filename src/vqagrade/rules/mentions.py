@@ -145,6 +145,8 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
             for k in range(h.first - 4, h.first)
         ):
             continue  # "near the spleen": a landmark
+        if _possessor(r, h, opts):
+            continue  # "a button on the patient's gown" names the gown, not the patient
         if _reference_or_comparand(r, h, opts, lex):
             continue  # "(normal < 3 mm)", "well beyond a small one": a measure, not an answer
         if h.first == h.last and _contradicted(r, h, opts, lex):
@@ -375,6 +377,22 @@ def _modifier_like(word: str, lex: Lexicon) -> bool:
 _BOUND_AFTER = re.compile(
     r"\s*(?:range|limits?|values?)?\s*[:=]?\s*(?:[<>\u2264\u2265]|up to\b|\d)"
 )
+
+
+def _possessor(r: Reading, h: Hit, opts: Options) -> bool:
+    """A mention in the possessive before a noun its option does not have ("the patient's
+    gown", "the liver's neighbour"): the phrase names what is possessed. An option that is
+    itself a possessive ("Crohn's disease") keeps it."""
+    words, n = r.words, h.last + 1
+    if n + 1 >= len(words) or words[n] != "s" or r.focus[h.end : h.end + 1] not in _APOSTROPHES:
+        return False
+    own = opts.a if h.option is Label.A else opts.b
+    if any(c in own.text for c in _APOSTROPHES):
+        return False
+    return words[n + 1] not in own.words and r.starts[n + 1] == r.ends[n] + 1
+
+
+_APOSTROPHES = frozenset("'\u2019")
 
 
 def _reference_or_comparand(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
