@@ -312,6 +312,8 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
         k = h.first - 1
         if f[r.ends[k] : h.start] in _JOINERS and words[k] != own.words[at - 1]:
             return "head"
+    if at == len(own.words) - 1 and _other_modifier(r, h, own.words, lex):
+        return "head"
     other_opt = opts.b if h.option is Label.A else opts.a
     if (
         at == len(own.words) - 1
@@ -336,7 +338,42 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
     return "subject" if word in opts.subject_option_words else None
 
 
+@lru_cache(maxsize=8)
+def _organ_words(lex: Lexicon) -> frozenset[str]:
+    """Organ nouns, canonical: the organs with parts and `[yes_no] organs`."""
+    out = set(lex.parts)
+    for p in lex.lists.get("yes_no.organs", ()):
+        c = lex.canon.words(p)
+        out.update(c if len(c) == 1 else ())
+    return frozenset(out)
+
+
+def _other_modifier(r: Reading, h: Hit, own: tuple[str, ...], lex: Lexicon) -> bool:
+    """The head word of a longer option with an organ before it or an unknown word right
+    after it that the option does not have: "inflammatory bowel disease" is not Crohn's
+    disease, "lentigo maligna" is not a solar lentigo. Adjectives before it ("a simple
+    cyst") and known words or punctuation after it leave the option named."""
+    words, f = r.words, r.focus
+    k = h.first - 1
+    if (
+        k >= 0
+        and f[r.ends[k] : h.start] == " "
+        and words[k] not in own
+        and words[k] in _organ_words(lex)
+    ):
+        return True  # "bowel disease": an organ's disease, not the option's
+    n = h.last + 1
+    if n >= len(words) or f[h.end : r.starts[n]] != " " or words[n] in own:
+        return False
+    w = words[n]
+    # "lentigo maligna", "tinea capitis": a word the lexicons do not know, after the head
+    return n in r.oov and w.isalpha()
+
+
 _JOINERS = frozenset({"-", "\u2013", "/"})
+# Prepositions that open what comes with a structure, not a structure it belongs to: "the
+# right hemithorax with mediastinal shift" names the hemithorax ("of" would name another).
+_ACCOMPANYING = frozenset({"with", "without"})
 # The classes of a word without any (read only; no new empty set per lookup).
 _NO_CLASSES: frozenset[str] = frozenset()
 
@@ -614,8 +651,8 @@ def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexi
             parts = {p for c in opts.context for p in lex.parts.get(c, ())}
         if parts and w in parts:
             continue
-        if w in lex.stopwords or w in lex.grammar["copula"]:
-            break  # the noun phrase after the side word has ended
+        if w in lex.stopwords or w in lex.grammar["copula"] or w in _ACCOMPANYING:
+            break  # the noun phrase after the side word has ended ("right hemithorax with")
         if "position" in lex.parallel.get(w, _NO_CLASSES):
             continue  # "right lower lobe": the position words qualify the side
         if w in opts.context or stem(w) in opts.context or any(x.first == j for x in hits):
