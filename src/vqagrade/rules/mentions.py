@@ -145,6 +145,8 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
             for k in range(h.first - 4, h.first)
         ):
             continue  # "near the spleen": a landmark
+        if _possessor(r, h, opts):
+            continue  # "a button on the patient's gown" names the gown, not the patient
         if _reference_or_comparand(r, h, opts, lex):
             continue  # "(normal < 3 mm)", "well beyond a small one": a measure, not an answer
         if h.first == h.last and _contradicted(r, h, opts, lex):
@@ -310,6 +312,8 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
         k = h.first - 1
         if f[r.ends[k] : h.start] in _JOINERS and words[k] != own.words[at - 1]:
             return "head"
+    if at == len(own.words) - 1 and _other_modifier(r, h, own.words, lex):
+        return "head"
     other_opt = opts.b if h.option is Label.A else opts.a
     if (
         at == len(own.words) - 1
@@ -334,7 +338,42 @@ def _part_of_other_term(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> str 
     return "subject" if word in opts.subject_option_words else None
 
 
+@lru_cache(maxsize=8)
+def _organ_words(lex: Lexicon) -> frozenset[str]:
+    """Organ nouns, canonical: the organs with parts and `[yes_no] organs`."""
+    out = set(lex.parts)
+    for p in lex.lists.get("yes_no.organs", ()):
+        c = lex.canon.words(p)
+        out.update(c if len(c) == 1 else ())
+    return frozenset(out)
+
+
+def _other_modifier(r: Reading, h: Hit, own: tuple[str, ...], lex: Lexicon) -> bool:
+    """The head word of a longer option with an organ before it or an unknown word right
+    after it that the option does not have: "inflammatory bowel disease" is not Crohn's
+    disease, "lentigo maligna" is not a solar lentigo. Adjectives before it ("a simple
+    cyst") and known words or punctuation after it leave the option named."""
+    words, f = r.words, r.focus
+    k = h.first - 1
+    if (
+        k >= 0
+        and f[r.ends[k] : h.start] == " "
+        and words[k] not in own
+        and words[k] in _organ_words(lex)
+    ):
+        return True  # "bowel disease": an organ's disease, not the option's
+    n = h.last + 1
+    if n >= len(words) or f[h.end : r.starts[n]] != " " or words[n] in own:
+        return False
+    w = words[n]
+    # "lentigo maligna", "tinea capitis": a word the lexicons do not know, after the head
+    return n in r.oov and w.isalpha()
+
+
 _JOINERS = frozenset({"-", "\u2013", "/"})
+# Prepositions that open what comes with a structure, not a structure it belongs to: "the
+# right hemithorax with mediastinal shift" names the hemithorax ("of" would name another).
+_ACCOMPANYING = frozenset({"with", "without"})
 # The classes of a word without any (read only; no new empty set per lookup).
 _NO_CLASSES: frozenset[str] = frozenset()
 
@@ -375,6 +414,22 @@ def _modifier_like(word: str, lex: Lexicon) -> bool:
 _BOUND_AFTER = re.compile(
     r"\s*(?:range|limits?|values?)?\s*[:=]?\s*(?:[<>\u2264\u2265]|up to\b|\d)"
 )
+
+
+def _possessor(r: Reading, h: Hit, opts: Options) -> bool:
+    """A mention in the possessive before a noun its option does not have ("the patient's
+    gown", "the liver's neighbour"): the phrase names what is possessed. An option that is
+    itself a possessive ("Crohn's disease") keeps it."""
+    words, n = r.words, h.last + 1
+    if n + 1 >= len(words) or words[n] != "s" or r.focus[h.end : h.end + 1] not in _APOSTROPHES:
+        return False
+    own = opts.a if h.option is Label.A else opts.b
+    if any(c in own.text for c in _APOSTROPHES):
+        return False
+    return words[n + 1] not in own.words and r.starts[n + 1] == r.ends[n] + 1
+
+
+_APOSTROPHES = frozenset("'\u2019")
 
 
 def _reference_or_comparand(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
@@ -596,8 +651,8 @@ def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexi
             parts = {p for c in opts.context for p in lex.parts.get(c, ())}
         if parts and w in parts:
             continue
-        if w in lex.stopwords or w in lex.grammar["copula"]:
-            break  # the noun phrase after the side word has ended
+        if w in lex.stopwords or w in lex.grammar["copula"] or w in _ACCOMPANYING:
+            break  # the noun phrase after the side word has ended ("right hemithorax with")
         if "position" in lex.parallel.get(w, _NO_CLASSES):
             continue  # "right lower lobe": the position words qualify the side
         if w in opts.context or stem(w) in opts.context or any(x.first == j for x in hits):

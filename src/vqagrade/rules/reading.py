@@ -190,6 +190,13 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
     if two_option_early is None and len(words) > 2 and tail[-1:].isalpha() and words[-1] in _OPEN:
         why = "the answer is cut off before its complement"
         two_option_early = Verdict(None, "truncated", why, f)
+    if (
+        two_option_early is None
+        and tail[-1:].isalpha()
+        and _cut_in_concession(f, words, starts, lex)
+    ):
+        why = "the answer is cut off inside a concessive clause ('although there is a')"
+        two_option_early = Verdict(None, "truncated", why, f)
     if tail.endswith(":"):
         cut = Verdict(None, "truncated", "the answer stops after a heading ('X:')", f)
         return Reading(f, cut)
@@ -233,6 +240,25 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
         two_option_early=two_option_early,
         wordset=ws,
     )
+
+
+def _cut_in_concession(
+    f: str, words: tuple[str, ...], starts: tuple[int, ...], lex: Lexicon
+) -> bool:
+    """An answer without a closing stop whose last sentence ends in a concessive clause of
+    three or more words ("The left lung appears normal, and the right lung appears normal as
+    well, although there is a subtle"): the concession was cut off before it said what it
+    concedes, which may take back what came before."""
+    concessive = lex.grammar["concessive"]
+    if concessive.isdisjoint(words):
+        return False
+    k = max(i for i, w in enumerate(words) if w in concessive)
+    if len(words) - k <= 3:
+        return False  # "Right, though subtle": a short qualifier, complete as it stands
+    return not any(c in _SENTENCE_STOPS for c in f[starts[k] :])
+
+
+_SENTENCE_STOPS = frozenset(".;!?\n")
 
 
 def _break_positions(f: str) -> tuple[int, ...]:
