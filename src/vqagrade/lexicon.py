@@ -148,6 +148,9 @@ _LIST_SECTIONS = {
         "report_presence",
         "generic_abnormal",
         "denial_intensifiers",
+        "withheld",
+        "malignant_entities",
+        "intentions",
     ),
     "multiple_choice": (
         "hedge",

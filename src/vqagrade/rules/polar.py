@@ -73,6 +73,10 @@ class YesNoVocab:
         self.exclusive = frozenset(lex.grammar["exclusive_classes"])
         self.generic_abnormal = words("generic_abnormal")
         self.denial_intensifiers = words("denial_intensifiers")
+        self.withheld = phrases("withheld")
+        self.intentions = phrases("intentions")
+        # Matched as a word or a word's ending ("adenocarcinoma"): a tuple for str.endswith.
+        self.malignant = tuple(sorted(words("malignant_entities")))
         # Questions about a state that nothing abnormal may break ("Are the lungs clear?").
         self.state_words = lex.state_words | self.normal_predicates
 

@@ -62,6 +62,51 @@ def label_yes_no(
         prop: the question's proposition (`vqagrade.rules.polar.read_question`).
         lex: the lexicon.
         depth: nesting of answers read out of a JSON object.
+        gt: the answer is a ground truth (see `_label`).
+        text: the whole answer, when the reading's focus is a part of it.
+
+    A label is then held against what the answer says beside it: a phrase that withholds
+    the answer ("it may also be X", "the two cannot be distinguished"), a "benign" lesion
+    to a question about a malignant one, and the reasoning or text beside an answer tag
+    ("<think>... So the lung is not healthy.</think><answer>Yes</answer>").
+    """
+    out = _label(r, prop, lex, depth, gt=gt, text=text)
+    if out.label is None or depth > 0:
+        return out
+    v = vocab(lex)
+    held = _withheld(r.words, prop, v)
+    if held is not None:
+        why = f"explicit '{out.label.value}' withheld by '{held}'"
+        return YesNoVerdict(None, "withheld", why, out.focus, out.matched, out.cues)
+    if out.label is YesNo.YES and _benign_to_malignant(r.words, prop, v):
+        why = "says 'benign' to a question about a malignant lesion"
+        return YesNoVerdict(None, "contradiction", why, out.focus, out.matched, out.cues)
+    if text and "<" in text:
+        beside = _beside_tag(text, r)
+        if beside:
+            other = _reasoning_reads(beside, out.label, prop, lex, v, gt)
+            if other:
+                why = f"the reasoning beside the answer tag {other}"
+                return YesNoVerdict(None, "reasoning", why, out.focus, out.matched, out.cues)
+    return out
+
+
+def _label(
+    r: Reading,
+    prop: Proposition,
+    lex: Lexicon,
+    depth: int = 0,
+    *,
+    gt: bool = False,
+    text: str = "",
+) -> YesNoVerdict:
+    """Label a read answer to a yes/no question, the answer alone.
+
+    Args:
+        r: the answer's reading (`vqagrade.rules.reading.read_answer`).
+        prop: the question's proposition (`vqagrade.rules.polar.read_question`).
+        lex: the lexicon.
+        depth: nesting of answers read out of a JSON object.
         gt: the answer is a ground truth: it answers the question as posed, so a bare "no"
             to a negated question is read as no (from a model it may mean "there is none").
         text: the whole answer, when the reading's focus is a part of it: a correction after
@@ -140,6 +185,10 @@ def label_yes_no(
         if other is not None:
             why = f"explicit 'yes' but the rest names another organ ('{other}')"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+        side = _other_part(words, rest, prop, lex)
+        if side is not None:
+            why = f"explicit 'yes' but the rest names another side ('{side}')"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
     if said is YesNo.NO and prop.normal_predicate:
         denied = _denies_abnormality(words, rest, v, lex)
         if denied is not None:
@@ -186,6 +235,93 @@ def label_yes_no(
         why = "the answer is cut off before it ends"
         return YesNoVerdict(None, "truncated", why, f, matched)
     return YesNoVerdict(lab, "implicit", why, f, matched)
+
+
+_TAGGED = re.compile(r"<think>.*?</think>|<answer>.*?(?:</answer>|$)", re.I | re.S)
+_TAG = re.compile(r"</?\w+>")
+# Sentences, and a conclusion inside one ("..., so hemosiderin is present").
+_PIECES = re.compile(r"(?<=[.!?])\s+|\n+|[,;]\s*(?=(?:so|therefore|thus|hence)\b)", re.I)
+# A conclusion word that opens a piece ("So the lung is not healthy."): left out.
+_CONCLUDES = re.compile(
+    r"\s*(?:so|therefore|thus|hence|overall|in summary|in conclusion)\b[,:]?", re.I
+)
+# Parts whose words are relative ("contralateral") or whole ("both"): they name no side.
+_RELATIVE = frozenset({"contralateral", "ipsilateral", "unilateral"})
+
+
+def _withheld(words: tuple[str, ...], prop: Proposition, v: YesNoVocab) -> str | None:
+    """A phrase that withholds the answer ("may also be", "cannot be distinguished"), unless
+    the question asks about it ("Can the two be distinguished?")."""
+    for i, j in v.withheld.find(words):
+        if not set(words[i:j]) <= prop.question_words:
+            return " ".join(words[i:j])
+    return None
+
+
+def _benign_to_malignant(words: tuple[str, ...], prop: Proposition, v: YesNoVocab) -> bool:
+    """The question asks about a malignant entity ("Is this a sarcoma?") and the words call
+    what is seen benign, without denying it or naming malignancy themselves."""
+    if "benign" not in words or not any(w.endswith(v.malignant) for w in prop.question_words):
+        return False
+    if any(w.endswith(v.malignant) for w in words):
+        return False  # "benign or malignant", "not a benign lesion but a sarcoma"
+    return any(w == "benign" and not _denied(words, i) for i, w in enumerate(words))
+
+
+def _beside_tag(text: str, r: Reading) -> str:
+    """The reasoning blocks of an answer with an answer tag and the text outside its tags
+    ("" when the answer has no answer tag)."""
+    if "<answer" not in text.lower():
+        return ""
+    outside = _TAG.sub(" ", _TAGGED.sub(" ", text)).strip()
+    return " ".join(x for x in (r.reasoning, outside) if x)
+
+
+def _reasoning_reads(
+    text: str, label: YesNo, prop: Proposition, lex: Lexicon, v: YesNoVocab, gt: bool
+) -> str:
+    """How a reasoning contradicts the label of its answer tag ("" when it does not): a
+    sentence or conclusion of it that reads as the other answer, or one that calls the
+    lesion benign when the tag says yes to a malignant one."""
+    for piece in _PIECES.split(text):
+        if not any(c.isalpha() for c in piece):
+            continue
+        m = _CONCLUDES.match(piece)
+        pr = read_answer(piece[m.end() :] if m else piece, lex)
+        if v.intentions.find(pr.words) or lex.purpose.find(pr.words):
+            continue  # "I need to check for pneumothorax": what it sets out to do
+        if label is YesNo.YES and _benign_to_malignant(pr.words, prop, v):
+            return "calls the lesion benign"
+        got = _label(pr, prop, lex, 1, gt=gt).label
+        if got is not None and got is not label:
+            return f"reads as '{got.value}' ('{piece.strip()[:60]}')"
+    return ""
+
+
+def _other_part(
+    words: tuple[str, ...], ranges: list[tuple[int, int]], prop: Proposition, lex: Lexicon
+) -> str | None:
+    """A side the ranges name when the question names another one and they do not ("Is
+    there an effusion on the right?" - "Yes, a left effusion"). Positions ("upper", "apex")
+    are left out: an answer often places a finding more closely than the question."""
+    for cls in ("laterality",):
+        asked = {
+            w
+            for w in prop.question_words
+            if cls in lex.parallel.get(w, ()) and w not in _WHOLE and w not in _RELATIVE
+        }
+        if not asked:
+            continue
+        named = [
+            words[i]
+            for a, b in ranges
+            for i in range(a, b)
+            if cls in lex.parallel.get(words[i], ()) and words[i] not in _WHOLE
+        ]
+        named = [w for w in named if w not in _RELATIVE]
+        if named and not asked & set(named):
+            return named[0]
+    return None
 
 
 def label_yes_no_text(text: str, prop: Proposition, lex: Lexicon) -> YesNoVerdict:
