@@ -27,6 +27,9 @@ _LEAD = re.compile(
     r"|(?=\s+(?:because|since|as|given|due|based)\b)))\s*(\S.*)$",
     re.S,
 )
+# What a letter is followed by when an option is discussed, not chosen ("(A) would be
+# painful").
+_HYPOTHETICAL = re.compile(r"(?:would|could|might|may|can|should)\b", re.I)
 # "A (posterior dislocation)": a letter and, in brackets, the option it stands for.
 _LEAD_BRACKET = re.compile(r"^\W*([A-H])\s*\(([^()]+)\)[\s.!]*$")
 # A letter named as a choice anywhere in the focus.
@@ -207,6 +210,9 @@ def _last_sentence_letter(f: str, n: int) -> tuple[str, str] | None:
     last = _BOLD_MARK.sub("", parts[-1]).strip()
     if len(last.split()) > 8:
         return None
+    m = _LEAD.match(last)
+    if m and _HYPOTHETICAL.match(m.group(4)):
+        return None  # "(B) Chalazion. (A) would be painful.": A is discussed, not chosen
     if not (
         _WHOLE.match(last)
         or _LEAD.match(last)

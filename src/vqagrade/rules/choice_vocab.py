@@ -28,6 +28,8 @@ class _Vocab:
         self.all_answers = phrases("all_answers")
         self.corrections = phrases("corrections")
         self.denied_after = phrases("denied_after")
+        # "The appendix is not visualized": an option said not to be seen is not chosen.
+        self.unassessed = lex.unassessed
         self.grade_words = frozenset(
             w for p in lists.get("multiple_choice.grade_words", ()) for w in lex.canon.words(p)
         )

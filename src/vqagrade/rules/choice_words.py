@@ -485,6 +485,8 @@ def _denied_after(r: Reading, j: int, voc: _Vocab) -> bool:
             break
         if voc.denied_after.match_at(r.words, t) is not None:
             return True
+        if voc.unassessed.match_at(r.words, t) is not None:
+            return True
     return False
 
 

@@ -39,6 +39,7 @@ from .choice_letters import (
     _BRACKET_LABEL,
     _CAPITAL_LETTER,
     _GOES_ON,
+    _HYPOTHETICAL,
     _LEAD,
     _LEAD_BRACKET,
     _LETTER_LIST,
@@ -371,6 +372,9 @@ def _lead(
     v = _letter(raw, n, f, "")
     if v.label is None:
         return v
+    if _HYPOTHETICAL.match(rest):
+        why = "the letter is followed by a hypothetical ('would be ...'), not chosen"
+        return ChoiceVerdict(None, "hypothetical", why, f)
     if (
         _GOES_ON.match(rest)
         or any(g and g.upper() != raw.upper() for x in _NAMED.finditer(rest) for g in x.groups())
