@@ -245,11 +245,13 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
 def _cut_in_concession(
     f: str, words: tuple[str, ...], starts: tuple[int, ...], lex: Lexicon
 ) -> bool:
-    """An answer without a closing stop whose last sentence ends in a concessive clause of
-    three or more words ("The left lung appears normal, and the right lung appears normal as
+    """An answer without a closing stop whose last sentence ends in a concessive or contrast
+    clause of three or more words ("The left lung appears normal, and the right lung appears normal as
     well, although there is a subtle"): the concession was cut off before it said what it
     concedes, which may take back what came before."""
-    concessive = lex.grammar["concessive"]
+    # A contrast cut off the same way ("benign-appearing, but the nuclear pleomorphism and
+    # frequent mitoses at the edge") leaves open what it turns to.
+    concessive = lex.grammar["concessive"] | lex.grammar["contrast"]
     if concessive.isdisjoint(words):
         return False
     k = max(i for i, w in enumerate(words) if w in concessive)
