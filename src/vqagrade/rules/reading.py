@@ -246,9 +246,9 @@ def _cut_in_concession(
     f: str, words: tuple[str, ...], starts: tuple[int, ...], lex: Lexicon
 ) -> bool:
     """An answer without a closing stop whose last sentence ends in a concessive or contrast
-    clause of three or more words ("The left lung appears normal, and the right lung appears normal as
-    well, although there is a subtle"): the concession was cut off before it said what it
-    concedes, which may take back what came before."""
+    clause of three or more words ("The left lung appears normal, and the right lung appears
+    normal as well, although there is a subtle"): the clause was cut off before it said what
+    it concedes, which may take back what came before."""
     # A contrast cut off the same way ("benign-appearing, but the nuclear pleomorphism and
     # frequent mitoses at the edge") leaves open what it turns to.
     concessive = lex.grammar["concessive"] | lex.grammar["contrast"]
