@@ -73,6 +73,10 @@ def label_yes_no(
     out = _label(r, prop, lex, depth, gt=gt, text=text)
     if out.label is None or depth > 0:
         return out
+    if _yes_or_no(r.words, lex):
+        # "Is there compression? Yes or no, the image shows the spine.": both offered.
+        why = "offers both 'yes' and 'no' as alternatives"
+        return YesNoVerdict(None, "alternatives", why, out.focus, out.matched, out.cues)
     v = vocab(lex)
     held = _withheld(r.words, prop, v)
     if held is not None:
@@ -322,6 +326,18 @@ def _other_part(
         if named and not asked & set(named):
             return named[0]
     return None
+
+
+def _yes_or_no(words: tuple[str, ...], lex: Lexicon) -> bool:
+    """Whether the words hold "yes or no" / "no or yes" (an echo of the choice, no answer)."""
+    if "or" not in words:
+        return False
+    for i in range(1, len(words) - 1):
+        if words[i] == "or":
+            a, b = words[i - 1], words[i + 1]
+            if (a in lex.yes and b in lex.no) or (a in lex.no and b in lex.yes):
+                return True
+    return False
 
 
 def label_yes_no_text(text: str, prop: Proposition, lex: Lexicon) -> YesNoVerdict:
