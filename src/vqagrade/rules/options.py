@@ -444,7 +444,12 @@ def _restore(
             # portal venous" -> arterial (the noun before the adjective is the subject's)
             cut = len(xb) - 1
             subject_cut = True
-        if cut is None and len(xb) > len(yb) and _parallel(xb[0].text, yb[0].text, lex):
+        if (
+            cut is None
+            and len(xb) > len(yb)
+            and not _adjective(xb[-1].text, lex)
+            and _parallel(xb[0].text, yb[0].text, lex)
+        ):
             # "multiple lesions or just 1" -> "just 1 lesions": Y takes X's head noun.
             yt = f"{yt} {xt[xb[len(yb)].start :]}"
             yb = lex.canon.base(yt)
@@ -491,7 +496,10 @@ def _restore(
 
 
 def _adjective(word: str, lex: Lexicon) -> bool:
-    return word in lex.parallel or (len(word) > 4 and word.endswith(lex.adjective_suffixes))
+    # "-ment" is a noun's ending ("detachment", "displacement"), not an adjective's ("-ent").
+    return word in lex.parallel or (
+        len(word) > 4 and word.endswith(lex.adjective_suffixes) and not word.endswith("ment")
+    )
 
 
 def _parallel(x: str, y: str, lex: Lexicon) -> bool:
