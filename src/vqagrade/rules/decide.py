@@ -242,7 +242,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         return verdict(Label.NONE, "both-denied", "denies both options")
     if len(neg) == 1:
         denied = next(iter(neg))
-        if opts.complementary:
+        if opts.complementary and not _state_denial(hits, lex):
             lab = other_option(denied)
             return verdict(lab, "complement", f"denies option {denied.value}, the only other")
         return verdict(None, "denial-only", f"denies option {denied.value} without naming another")
@@ -251,6 +251,14 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
         return verdict(absent[0], "subject-absent", why)
     return verdict(None, "no-option", "names neither option")
+
+
+def _state_denial(hits: list[Hit], lex: Lexicon) -> bool:
+    """A denial by a state word only ("The ICA is patent"): it says the option is normal,
+    not that the finding is in the other option (an occlusion may be in neither)."""
+    return all(
+        h.negation is None or not lex.state_words.isdisjoint(h.negation.split()) for h in hits
+    )
 
 
 def _alternative(r: Reading, hits: list[Hit], lex: Lexicon) -> bool:
