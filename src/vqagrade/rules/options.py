@@ -491,6 +491,11 @@ def _restore(
         if (x_mod or not modifier_only) and not (y_mod and not x_mod):
             tail = yt[yb[n].start :]
             xt = f"{xt} {tail}"
+    cue = (x[0].text,)
+    if len(x) > 1 and x_from > x[0].start and (cue in lex.both.phrases or cue in lex.none.phrases):
+        # "Are both lungs involved or only one?": the option is the cue itself ("both"),
+        # which the trim above took for the subject; an answer's "both" then names it.
+        xt, x_from = q[x[0].start : x[0].end], x[0].start
     lead = tuple(w for w in lex.canon.words(q[: x[-1].end]) if w not in lex.q_articles)
     return _finish(xt, yt, lex, question, source, (x_from, y[-1].end), lead)
 
