@@ -114,6 +114,10 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         # "mild or moderate ventriculomegaly", "Greenstick or buckle - both are ...": an
         # option offered as one of alternatives is no choice, whatever else is said.
         return verdict(None, "hedge", "names an option as one of alternatives ('X or Z')")
+    if "to" in r.wordset and len(aff) == 1 and _range_end(r, hits):
+        # "The findings range from mild to moderate." to "mild or severe?": an option that
+        # ends a range whose other end is not the other option is no choice.
+        return verdict(None, "hedge", "names an option as one end of a range ('X to Z')")
     if opts.source == "or-not" and hits and not both_cue and not none_cue:
         return _or_not(hits, words, opts, lex, verdict)
     if opts.source == "or-not" and not hits and r.lead is not None:
@@ -251,6 +255,31 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
         return verdict(absent[0], "subject-absent", why)
     return verdict(None, "no-option", "names neither option")
+
+
+_RANGE_WORDS = frozenset({"range", "ranges", "ranging", "ranged"})
+
+
+def _range_end(r: Reading, hits: list[Hit]) -> bool:
+    """An affirmed mention at one end of a range ("range from X to Z", "from X to Z",
+    "ranging X to Z") whose other end is no mention: a span of grades, not one of them."""
+    words = r.words
+    ranged = not _RANGE_WORDS.isdisjoint(r.wordset)
+    if not ranged and "from" not in r.wordset:
+        return False
+    starts = {h.first for h in hits}
+    ends = {h.last for h in hits}
+    for h in hits:
+        if h.negation is not None:
+            continue
+        if h.last + 2 < len(words) and words[h.last + 1] == "to":
+            opens = ranged or (h.first > 0 and words[h.first - 1] == "from")
+            if opens and h.last + 2 not in starts:
+                return True
+        if h.first >= 2 and words[h.first - 1] == "to" and h.first - 2 not in ends:
+            if ranged or (h.first >= 3 and words[h.first - 3] == "from"):
+                return True
+    return False
 
 
 def _state_denial(hits: list[Hit], lex: Lexicon) -> bool:
