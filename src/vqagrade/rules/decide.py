@@ -164,6 +164,12 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         first, end = (both_cue + none_cue)[0]
         direct = first == 0 and (end >= len(words) or _YES_NO_LEAD.match(f[r.ends[end - 1] :]))
         about = [w for w in words if w in opts.context and w not in lex.stopwords]
+        contrary = next((w for w in other if _prefix_variant(w, opts.context)), None)
+        if contrary is not None and not direct:
+            # "Both hips are enlocated." to "Is the hip dislocated on the left or right?":
+            # the cue is said with another predicate than the question's.
+            why = f"a both/none cue said of another predicate ('{contrary}')"
+            return verdict(None, "cue-elsewhere", why)
         if other and not direct and not (len(other) <= 2 and about):
             why = f"a both/none cue about something else ('{' '.join(other[:3])}')"
             return verdict(None, "cue-elsewhere", why)
@@ -280,6 +286,21 @@ def _range_end(r: Reading, hits: list[Hit]) -> bool:
             if ranged or (h.first >= 3 and words[h.first - 3] == "from"):
                 return True
     return False
+
+
+_PREFIXES = ("dis", "sub", "non", "en", "re", "un", "in", "ab")
+
+
+def _root(word: str) -> str:
+    return next((word[len(p) :] for p in _PREFIXES if word.startswith(p)), word)
+
+
+def _prefix_variant(word: str, context: frozenset[str]) -> bool:
+    """A word that is a question word with another prefix ("enlocated" for "dislocated")."""
+    root = _root(word)
+    if len(root) < 5:
+        return False
+    return any(q != word and len(q) > 5 and _root(q) == root for q in context)
 
 
 def _state_denial(hits: list[Hit], lex: Lexicon) -> bool:
