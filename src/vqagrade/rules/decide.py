@@ -114,6 +114,10 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         # "mild or moderate ventriculomegaly", "Greenstick or buckle - both are ...": an
         # option offered as one of alternatives is no choice, whatever else is said.
         return verdict(None, "hedge", "names an option as one of alternatives ('X or Z')")
+    if "to" in r.wordset and len(aff) == 1 and _range_end(r, hits):
+        # "The findings range from mild to moderate." to "mild or severe?": an option that
+        # ends a range whose other end is not the other option is no choice.
+        return verdict(None, "hedge", "names an option as one end of a range ('X to Z')")
     if opts.source == "or-not" and hits and not both_cue and not none_cue:
         return _or_not(hits, words, opts, lex, verdict)
     if opts.source == "or-not" and not hits and r.lead is not None:
@@ -160,6 +164,12 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         first, end = (both_cue + none_cue)[0]
         direct = first == 0 and (end >= len(words) or _YES_NO_LEAD.match(f[r.ends[end - 1] :]))
         about = [w for w in words if w in opts.context and w not in lex.stopwords]
+        contrary = next((w for w in other if _prefix_variant(w, opts.context)), None)
+        if contrary is not None and not direct:
+            # "Both hips are enlocated." to "Is the hip dislocated on the left or right?":
+            # the cue is said with another predicate than the question's.
+            why = f"a both/none cue said of another predicate ('{contrary}')"
+            return verdict(None, "cue-elsewhere", why)
         if other and not direct and not (len(other) <= 2 and about):
             why = f"a both/none cue about something else ('{' '.join(other[:3])}')"
             return verdict(None, "cue-elsewhere", why)
@@ -242,7 +252,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         return verdict(Label.NONE, "both-denied", "denies both options")
     if len(neg) == 1:
         denied = next(iter(neg))
-        if opts.complementary:
+        if opts.complementary and not _state_denial(hits, lex):
             lab = other_option(denied)
             return verdict(lab, "complement", f"denies option {denied.value}, the only other")
         return verdict(None, "denial-only", f"denies option {denied.value} without naming another")
@@ -251,6 +261,54 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
         return verdict(absent[0], "subject-absent", why)
     return verdict(None, "no-option", "names neither option")
+
+
+_RANGE_WORDS = frozenset({"range", "ranges", "ranging", "ranged"})
+
+
+def _range_end(r: Reading, hits: list[Hit]) -> bool:
+    """An affirmed mention at one end of a range ("range from X to Z", "from X to Z",
+    "ranging X to Z") whose other end is no mention: a span of grades, not one of them."""
+    words = r.words
+    ranged = not _RANGE_WORDS.isdisjoint(r.wordset)
+    if not ranged and "from" not in r.wordset:
+        return False
+    starts = {h.first for h in hits}
+    ends = {h.last for h in hits}
+    for h in hits:
+        if h.negation is not None:
+            continue
+        if h.last + 2 < len(words) and words[h.last + 1] == "to":
+            opens = ranged or (h.first > 0 and words[h.first - 1] == "from")
+            if opens and h.last + 2 not in starts:
+                return True
+        if h.first >= 2 and words[h.first - 1] == "to" and h.first - 2 not in ends:
+            if ranged or (h.first >= 3 and words[h.first - 3] == "from"):
+                return True
+    return False
+
+
+_PREFIXES = ("dis", "sub", "non", "en", "re", "un", "in", "ab")
+
+
+def _root(word: str) -> str:
+    return next((word[len(p) :] for p in _PREFIXES if word.startswith(p)), word)
+
+
+def _prefix_variant(word: str, context: frozenset[str]) -> bool:
+    """A word that is a question word with another prefix ("enlocated" for "dislocated")."""
+    root = _root(word)
+    if len(root) < 5:
+        return False
+    return any(q != word and len(q) > 5 and _root(q) == root for q in context)
+
+
+def _state_denial(hits: list[Hit], lex: Lexicon) -> bool:
+    """A denial by a state word only ("The ICA is patent"): it says the option is normal,
+    not that the finding is in the other option (an occlusion may be in neither)."""
+    return all(
+        h.negation is None or not lex.state_words.isdisjoint(h.negation.split()) for h in hits
+    )
 
 
 def _alternative(r: Reading, hits: list[Hit], lex: Lexicon) -> bool:

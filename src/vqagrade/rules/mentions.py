@@ -624,11 +624,21 @@ def frame_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
             continue  # the question's words are read only when the answer names a frame
         q_patient = any(w in opts.context for w in lex.patient_frame)
         q_image = any(w in opts.context for w in lex.image_frame)
-        if q_patient and image:
+        if image and not q_image and all(_image_side(r, x, lex) for x in hits):
+            # "on the right side of the image" to "left or right kidney?": a radiograph's
+            # right is the patient's left, so the image's side is not the patient's (unless
+            # the answer names the side otherwise too: "OS - the disc is on the left").
             return "gives the side as seen in the image; the question asks the patient's side"
         if q_image and not q_patient and patient:
             return "gives the patient's side; the question reads sides from the image"
     return None
+
+
+def _image_side(r: Reading, h: Hit, lex: Lexicon) -> bool:
+    """A side word with an image-frame word near it ("the right side of the image")."""
+    if "laterality" not in lex.parallel.get(r.words[h.first], _NO_CLASSES):
+        return False
+    return any(w in lex.image_frame for w in r.words[max(0, h.first - 3) : h.last + 5])
 
 
 def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexicon) -> bool:

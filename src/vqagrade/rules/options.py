@@ -444,7 +444,12 @@ def _restore(
             # portal venous" -> arterial (the noun before the adjective is the subject's)
             cut = len(xb) - 1
             subject_cut = True
-        if cut is None and len(xb) > len(yb) and _parallel(xb[0].text, yb[0].text, lex):
+        if (
+            cut is None
+            and len(xb) > len(yb)
+            and not _adjective(xb[-1].text, lex)
+            and _parallel(xb[0].text, yb[0].text, lex)
+        ):
             # "multiple lesions or just 1" -> "just 1 lesions": Y takes X's head noun.
             yt = f"{yt} {xt[xb[len(yb)].start :]}"
             yb = lex.canon.base(yt)
@@ -486,12 +491,20 @@ def _restore(
         if (x_mod or not modifier_only) and not (y_mod and not x_mod):
             tail = yt[yb[n].start :]
             xt = f"{xt} {tail}"
+    cue = (x[0].text,)
+    if len(x) > 1 and x_from > x[0].start and (cue in lex.both.phrases or cue in lex.none.phrases):
+        # "Are both lungs involved or only one?": the option is the cue itself ("both"),
+        # which the trim above took for the subject; an answer's "both" then names it.
+        xt, x_from = q[x[0].start : x[0].end], x[0].start
     lead = tuple(w for w in lex.canon.words(q[: x[-1].end]) if w not in lex.q_articles)
     return _finish(xt, yt, lex, question, source, (x_from, y[-1].end), lead)
 
 
 def _adjective(word: str, lex: Lexicon) -> bool:
-    return word in lex.parallel or (len(word) > 4 and word.endswith(lex.adjective_suffixes))
+    # "-ment" is a noun's ending ("detachment", "displacement"), not an adjective's ("-ent").
+    return word in lex.parallel or (
+        len(word) > 4 and word.endswith(lex.adjective_suffixes) and not word.endswith("ment")
+    )
 
 
 def _parallel(x: str, y: str, lex: Lexicon) -> bool:
