@@ -101,7 +101,7 @@ _LIST_SECTIONS = {
         "unassessed",
         "no_article_marks",
     ),
-    "complements": ("negative_prefixes",),
+    "complements": ("negative_prefixes", "variant_prefixes"),
     "question": (
         "open_starts",
         "list_starts",
@@ -437,6 +437,7 @@ class Lexicon:
         self.negative_prefixes = tuple(
             sorted(lists.get("complements.negative_prefixes", []), key=len, reverse=True)
         )
+        self.variant_prefixes = tuple(lists.get("complements.variant_prefixes", []))
         self.open_starts = frozenset(lists.get("question.open_starts", []))
         self.list_starts = frozenset(lists.get("question.list_starts", []))
         self.q_verbs = frozenset(lists.get("question.verbs", []))

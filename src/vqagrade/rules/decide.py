@@ -164,7 +164,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         first, end = (both_cue + none_cue)[0]
         direct = first == 0 and (end >= len(words) or _YES_NO_LEAD.match(f[r.ends[end - 1] :]))
         about = [w for w in words if w in opts.context and w not in lex.stopwords]
-        contrary = next((w for w in other if _prefix_variant(w, opts.context)), None)
+        contrary = next((w for w in other if _prefix_variant(w, opts.context, lex)), None)
         if contrary is not None and not direct:
             # "Both hips are enlocated." to "Is the hip dislocated on the left or right?":
             # the cue is said with another predicate than the question's.
@@ -288,19 +288,20 @@ def _range_end(r: Reading, hits: list[Hit]) -> bool:
     return False
 
 
-_PREFIXES = ("dis", "sub", "non", "en", "re", "un", "in", "ab")
 
 
-def _root(word: str) -> str:
-    return next((word[len(p) :] for p in _PREFIXES if word.startswith(p)), word)
+def _root(word: str, prefixes: tuple[str, ...]) -> str:
+    return next((word[len(p) :] for p in prefixes if word.startswith(p)), word)
 
 
-def _prefix_variant(word: str, context: frozenset[str]) -> bool:
-    """A word that is a question word with another prefix ("enlocated" for "dislocated")."""
-    root = _root(word)
+def _prefix_variant(word: str, context: frozenset[str], lex: Lexicon) -> bool:
+    """A word that is a question word with another prefix ("enlocated" for "dislocated";
+    `[complements] variant_prefixes`)."""
+    prefixes = lex.variant_prefixes
+    root = _root(word, prefixes)
     if len(root) < 5:
         return False
-    return any(q != word and len(q) > 5 and _root(q) == root for q in context)
+    return any(q != word and len(q) > 5 and _root(q, prefixes) == root for q in context)
 
 
 def _state_denial(hits: list[Hit], lex: Lexicon) -> bool:
