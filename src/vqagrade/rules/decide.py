@@ -288,8 +288,6 @@ def _range_end(r: Reading, hits: list[Hit]) -> bool:
     return False
 
 
-
-
 def _root(word: str, prefixes: tuple[str, ...]) -> str:
     return next((word[len(p) :] for p in prefixes if word.startswith(p)), word)
 
