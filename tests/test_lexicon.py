@@ -106,7 +106,7 @@ def test_the_valid_sections_come_from_the_loader_s_own_tables() -> None:
     valid = sections()
     assert valid["yes_no"] is not None and "polar_starts" in valid["yes_no"]
     assert valid["synonyms"] is None and valid["meta"] == META_KEYS
-    assert valid["complements"] == ("negative_prefixes", "pairs")
+    assert valid["complements"] == ("negative_prefixes", "variant_prefixes", "pairs")
 
 
 def test_a_user_file_needs_no_license_or_version(tmp_path: Path) -> None:
