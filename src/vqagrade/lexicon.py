@@ -60,6 +60,9 @@ GRAMMAR_LISTS = (
     "example_openers",
     "contrast",
     "locative",
+    "qualifier_prefixes",
+    "normal_before",
+    "part_quantifiers",
 )
 
 _LIST_SECTIONS = {

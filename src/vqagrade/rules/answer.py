@@ -22,6 +22,7 @@ from .mentions import (
     find_hits,
     frame_conflict,
     option_matcher,
+    qualified_mention,
     qualifier_conflict,
     unread_mention,
 )
@@ -147,7 +148,11 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     if kept and not hits:
         why = "names the options only as what an examination is for ('to exclude X')"
         return Verdict(None, "purpose", why, f, tuple(kept))
-    frame = frame_conflict(r, hits, opts, lex) or qualifier_conflict(r, hits, opts, lex)
+    frame = (
+        frame_conflict(r, hits, opts, lex)
+        or qualifier_conflict(r, hits, opts, lex)
+        or qualified_mention(r, hits, opts, lex)
+    )
     if frame:
         return Verdict(None, "qualifier", frame, f, tuple(hits))
     unread = unread_mention(r, hits, opts, lex)

@@ -126,6 +126,9 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         return verdict(lab, "or-not", "yes/no to an 'X or not' question")
     if aff & neg:
         return verdict(None, "contradiction", "the answer both affirms and denies an option")
+    if aff and neg and _denied_by_option(r, hits):
+        # "ulcerated intact": the other option's word read as a denial is only its mention.
+        return verdict(None, "both-mentioned", "an option denied only by the other option's word")
     denied = _subject_denied(r, hits, opts, lex)
     if denied:
         if aff:
@@ -203,6 +206,9 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
     if both_cue:
         if neg:
             return verdict(None, "contradiction", "a 'both' cue next to a denied option")
+        if aff == {Label.A, Label.B} and _joined(hits, words, _OR, strict=False):
+            # "A radicular cyst vs dentigerous cyst - both are possible": alternatives.
+            return verdict(None, "hedge", "names both options as alternatives ('X vs Y')")
         if aff in ({Label.A, Label.B}, set()):
             return verdict(Label.BOTH, "both-cue", "a 'both' cue affirms both options")
         if _graded(r, hits, lex):
@@ -215,6 +221,10 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         return verdict(Label.NONE, "none-cue", "a 'neither/none' cue")
     if len(aff) == 1:
         lab = next(iter(aff))
+        site = _second_site(r, hits, lab, opts, lex)
+        if site:
+            why = f"places the finding in a second site too ('{site}')"
+            return verdict(None, "second-site", why)
         other_subject = _other_subject(r, hits, lab, opts, lex)
         if other_subject:
             why = f"says it of '{other_subject}', not of what the question asks about"
@@ -243,6 +253,12 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
                 return Verdict(Label.BOTH, "both-also", why, f, t_hits, tuple(cues))
         return verdict(None, "both-mentioned", "mentions both options without choosing")
     if neg == {Label.A, Label.B}:
+        noun = _other_noun_denied(r, hits, opts, lex)
+        if noun:
+            # "Absent flow in the internal carotid; the external carotid is patent": the
+            # denial is of the flow, which places the occlusion in the first.
+            why = f"denies the '{noun}' in an option, not the option"
+            return verdict(None, "contradiction", why)
         seen = _finding_named(r, hits, opts, lex)
         if seen:
             # "The left lung is clear. The right lung is clear. There is a 9 mm nodule ...":
@@ -261,6 +277,95 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
         return verdict(absent[0], "subject-absent", why)
     return verdict(None, "no-option", "names neither option")
+
+
+def _denied_by_option(r: Reading, hits: list[Hit]) -> bool:
+    """A denial whose cue is the other option's affirmed mention ("ulcerated intact")."""
+    said = [h for h in hits if h.negation is None]
+    return any(
+        x.option is not h.option
+        and x.start >= h.end
+        and r.focus[x.start : x.end].lower() == h.negation.lower()
+        for h in hits
+        if h.negation
+        for x in said
+    )
+
+
+_PLACE_PREPS = frozenset({"in", "of", "at", "within", "through"})
+
+
+def _other_noun_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str:
+    """A denial before an option that is of another noun placed in it ("absent flow in the
+    internal carotid"): the noun, or "" when the denial is of the option itself."""
+    words = r.words
+    option_words = set(opts.a.words) | set(opts.b.words)
+    for h in hits:
+        if h.negation is None:
+            continue
+        lo = clause_start(r, h.start)
+        for i in range(max(0, h.first - _NEG_WINDOW), h.first):
+            if r.starts[i] < lo:
+                continue
+            p = lex.neg_before.match_at(words, i)
+            if p is None:
+                continue
+            between = words[i + len(p) : h.first]
+            if (
+                len(between) >= 2
+                and between[-1] in _PLACE_PREPS
+                or (len(between) >= 3 and between[-2] in _PLACE_PREPS)
+            ):
+                nouns = [
+                    w
+                    for w in between
+                    if w not in option_words and w not in opts.context and content_word(w, lex)
+                ]
+                if nouns:
+                    return nouns[0]
+            break
+    return ""
+
+
+_SITE_PREPS = frozenset({"in", "on", "at", "over", "along", "into", "onto", "within", "to"})
+
+
+def _second_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Lexicon) -> str:
+    """After the one affirmed option, the finding placed in another part as well ("on the
+    extensor surfaces as well as in the antecubital fossae"): it is in two places, so no one
+    option."""
+    words = r.words
+    if "well" not in r.wordset:
+        return ""
+    own = [h.last for h in hits if h.option is lab and h.negation is None]
+    if not own:
+        return ""
+    option_words = set(opts.a.words) | set(opts.b.words)
+    for k in range(min(own) + 1, len(words) - 1):
+        w = words[k]
+        if (
+            w == "well"
+            and words[k - 1] == "as"
+            and words[k + 1] == "as"
+            and k + 2 < len(words)
+            and words[k + 2] in _SITE_PREPS
+        ):
+            j = k + 3
+        else:
+            continue
+        hi = clause_end(r, r.ends[j - 1])
+        rest = [
+            x
+            for m in range(j, len(words))
+            if r.starts[m] < hi
+            and (x := words[m]) not in option_words
+            and x not in opts.context
+            and x not in _SITE_PREPS
+            and content_word(x, lex)
+        ]
+        if rest and not any(h.first >= j and r.starts[h.first] < hi for h in hits):
+            return " ".join(rest[:3])
+    return ""
 
 
 _RANGE_WORDS = frozenset({"range", "ranges", "ranging", "ranged"})
@@ -476,10 +581,26 @@ def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
             p = lex.neg_before.match_at(words, i)
             if p is not None and lex.neg_pseudo.match_at(words, i) is None:
                 # The question's own finding: only now is the question read.
-                if w in opts.findings:
+                if w in opts.findings and not _finding_said(r, w, k, lex):
                     return w
                 break
     return None
+
+
+def _finding_said(r: Reading, w: str, k: int, lex: Lexicon) -> bool:
+    """Whether finding `w`, denied at words[k], is also said without a denial in another
+    clause ("Apical LV thrombus; LAA free of thrombus"): placed somewhere, not denied."""
+    words = r.words
+    for m, x in enumerate(words):
+        if x != w or m == k:
+            continue
+        lo = clause_start(r, r.starts[m])
+        if lo == clause_start(r, r.starts[k]):
+            continue
+        before = range(max(0, m - _NEG_WINDOW), m)
+        if not any(r.starts[i] >= lo and lex.neg_before.match_at(words, i) for i in before):
+            return True
+    return False
 
 
 def _other_subject(

@@ -671,3 +671,51 @@ def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexi
             return False  # "... is the left hem": a word cut off, not another structure
         seen += 1
     return seen > 0
+
+
+def qualified_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
+    """A mention that is not the plain option: joined by a hyphen to a qualifier prefix
+    ("pauci-septate"), said of a part free of the finding ("with clear peripheral cornea"),
+    or said of some units only ("Some follicles appear reactive")."""
+    if not hits:
+        return None
+    g = lex.grammar
+    words, f = r.words, r.focus
+    option_words = set(opts.a.words) | set(opts.b.words)
+    for h in hits:
+        if h.negation is not None:
+            continue
+        if h.start >= 2 and f[h.start - 1] == "-":
+            m = _WORD_BEFORE.search(f, 0, h.start - 1)
+            if m is not None and m.group(1).lower() in g["qualifier_prefixes"]:
+                return f"the option is qualified ('{m.group(1)}-')"
+        k = h.first - 1
+        if (
+            k >= 0
+            and words[k] in g["normal_before"]
+            and words[k] not in option_words
+            and r.starts[k] >= clause_start(r, h.start)
+        ):
+            return f"the option names a part said to be '{words[k]}'"
+        if g["part_quantifiers"].isdisjoint(r.wordset):
+            continue
+        lo = clause_start(r, h.start)
+        if h.first == 0 or words[h.first - 1] not in g["copula"] or words[h.first - 1] in _ARTS:
+            continue  # "some follicles appear reactive": the option is the predicate
+        for q in range(h.first - 1, -1, -1):
+            if r.starts[q] < lo:
+                break
+            if words[q] in g["part_quantifiers"]:
+                said = [
+                    w
+                    for w in words[q + 1 : h.first]
+                    if w not in option_words and w not in opts.context and content_word(w, lex)
+                ]
+                if said:
+                    return f"says it of some units ('{words[q]} {said[0]}')"
+                break
+    return None
+
+
+_WORD_BEFORE = re.compile(r"(\w+)$")
+_ARTS = frozenset({"a", "an", "the"})

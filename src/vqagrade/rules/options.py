@@ -348,6 +348,13 @@ def _inline_form(
         eponym = t.endswith("'s") and q[toks[i].start : toks[i].start + 1].isupper()
         if x and (t in lex.q_verbs or t == "and" or (t.endswith("'s") and not eponym)):
             break
+        if (
+            len(x) == 1
+            and x[0].text.endswith("'s")
+            and q[x[0].start : x[0].start + 1].isupper()
+            and not q[toks[i].start : toks[i].start + 1].isupper()
+        ):
+            break  # "Is the esophageal finding Barrett's or ...": a lone eponym is the noun
         if x and not pp and (t in lex.q_articles or t in lex.q_preps):
             break
         if not (pp and t in lex.q_articles):

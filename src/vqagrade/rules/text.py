@@ -144,6 +144,8 @@ class Canonicalizer:
         pair_prefixes: Iterable[str] = (),
     ) -> None:
         self.join_prefixes = frozenset(join_prefixes)
+        # Prefixes that take a stem only when suspended ("macro- and microvesicular").
+        self._pair_prefixes = frozenset(pair_prefixes)
         # Prefixes a suspended one may borrow its stem from ("hypo- to anechoic"), longest
         # first so "an" wins over "a".
         self._stem_prefixes = tuple(
@@ -231,7 +233,8 @@ class Canonicalizer:
             raw, starts, ends = self._apply_case_sensitive(text, raw, starts, ends)
         join, fold, folds = self.join_prefixes, self._fold, self._folds
         combining = "o-" in low
-        if not combining and join.isdisjoint(raw):
+        pairs = self._pair_prefixes if "- " in low else frozenset()
+        if not combining and join.isdisjoint(raw) and pairs.isdisjoint(raw):
             # The common case: no prefix to glue, one lookup per word.
             return [folds.get(w) or fold(w) for w in raw], starts, ends
         words: list[str] = []
@@ -257,7 +260,11 @@ class Canonicalizer:
                 we.append(ends[i + 1])
                 i += 2
                 continue
-            if w in join and i + 1 < n and _SUSPENDED.fullmatch(low, ends[i], starts[i + 1]):
+            if (
+                (w in join or w in pairs)
+                and i + 1 < n
+                and _SUSPENDED.fullmatch(low, ends[i], starts[i + 1])
+            ):
                 # "hypo- to anechoic", "pre- and post-contrast": a suspended prefix takes the
                 # stem of the word after the connector; unread, it stands alone.
                 words.append(fold(w + self._stem(raw, i)))
