@@ -182,6 +182,10 @@ def _label(
             v = label_choice(sentence, read_answer(sentence, lex), ch, lex, 2)
             if v.label is not None:
                 return v, (reasoning + " " + before).strip()
+            if v.rule == "contradiction":
+                # "... A. Burkitt lymphoma." when Burkitt is C: the last sentence's letter
+                # and its words disagree; the words alone do not settle it.
+                return v, reasoning
         fixed = _after_correction(f, voc)
         if fixed is not None:
             if not fixed.strip():
