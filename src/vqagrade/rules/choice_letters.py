@@ -33,9 +33,11 @@ _HYPOTHETICAL = re.compile(r"(?:would|could|might|may|can|should)\b", re.I)
 # "A (posterior dislocation)": a letter and, in brackets, the option it stands for.
 _LEAD_BRACKET = re.compile(r"^\W*([A-H])\s*\(([^()]+)\)[\s.!]*$")
 # A letter named as a choice anywhere in the focus.
-# What may follow a bare capital for it to be a letter: the end, punctuation, "is correct".
+# What may follow a bare capital for it to be a letter: the end, punctuation, "is correct"
+# (not a full stop before a lower-case word: "is C. difficile" abbreviates a genus).
 _AFTER = (
-    r"(?=\s*(?:[.,;:!)\]]|$|(?i:is|seems|appears)\s+(?:the\s+)?(?i:correct|right|best|answer)))"
+    r"(?=\s*(?:\.(?!\s+[a-z])|[,;:!)\]]|$"
+    r"|(?i:is|seems|appears)\s+(?:the\s+)?(?i:correct|right|best|answer)))"
 )
 _NAMED = re.compile(
     r"\b(?i:option|choice|letter)\s*[:#]?\s*(?:[(\[]([A-Ha-h])[)\]]|([A-H])(?![\w'-])"
@@ -63,7 +65,8 @@ _NEGATED_LETTERS = re.compile(
 # "(A)", "(option A)": a letter that labels the option just named.
 _BRACKET_LABEL = re.compile(r"[(\[](?:(?:option|choice)\s+)?[A-H][)\]]", re.I)
 _CAPITAL_CANDIDATE = re.compile(r"[A-H](?:[)\]])?(?![\w'-])")
-_SENT_BREAK = re.compile(r"[.!?]\s+|\n+")
+# "C. difficile": a lone capital, a full stop and a lower-case word go on one sentence.
+_SENT_BREAK = re.compile(r"[!?]\s+|(?<!\b[A-Z])\.\s+|\.\s+(?![a-z])|\n+")
 _CAPITAL_LETTER = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])")
 # "A, B and C are wrong": the letter opens a list of letters.
 _LIST_GOES_ON = re.compile(r"^\W*[A-H](?:\s*(?:,|and|or|&)\s*[A-H])*\s+(?:and|or|are|,)\b")
@@ -152,12 +155,17 @@ def _has_letter(f: str) -> bool:
     return False
 
 
+_LONE_LETTER = re.compile(r"\s*[A-H]\.$")
+
+
 def _split_sentences(f: str) -> list[str]:
     """The sentences of a text, each with its closing punctuation."""
     out: list[str] = []
     at = 0
     for m in _SENT_BREAK.finditer(f):
         cut = m.start() + (1 if f[m.start()] in ".!?" else 0)
+        if _LONE_LETTER.match(f, at, cut) and f[m.start()] == ".":
+            continue  # "A. Burkitt lymphoma.": a letter and its option's text, one sentence
         if f[at:cut].strip():
             out.append(f[at:cut])
         at = m.end()

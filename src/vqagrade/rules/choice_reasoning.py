@@ -15,7 +15,7 @@ from ..lexicon import Lexicon
 from .choice_letters import _BOLD_MARK, _BRACKET_LABEL, _has_letter, _letters_in, _split_sentences
 from .choice_options import _ALPHA, _info
 from .choice_vocab import _Vocab, _vocab
-from .choice_words import _every_option, _expand, _other_option_words, _reread, _spans
+from .choice_words import _every_option, _expand, _other_option_words, _partial, _reread, _spans
 from .choices import Choices
 from .reading import _NEGATORS, Reading, clause_start
 
@@ -81,6 +81,9 @@ def _reasoning_conflict(reasoning: str, k: int, ch: Choices, lex: Lexicon) -> st
     if facts.lone is not None and k != facts.lone and k not in facts.said:
         # "The image shows the chest ..." before the letter of "Upper limbs".
         return f"the reasoning concludes option {LETTERS[facts.lone].value}"
+    if facts.partial and not facts.said and not facts.chosen and k not in facts.partial:
+        # "... this is Neisseria. Answer: B": the reasoning names option C by its own word.
+        return f"the reasoning names option {LETTERS[min(facts.partial)].value}"
     chosen = facts.chosen
     if chosen and k not in chosen and len(chosen) == 1 and not facts.denied_letters & chosen:
         return f"the reasoning chooses option {LETTERS[next(iter(chosen))].value}"
@@ -99,6 +102,7 @@ class _Facts:
     every_denied: bool
     said: frozenset[int]  # options named and not denied anywhere
     lone: int | None  # the one option named outside hypothetical sentences, if that is all
+    partial: frozenset[int]  # options named by their own words only ("Neisseria", "ectopic")
 
 
 @lru_cache(maxsize=4096)
@@ -150,6 +154,7 @@ def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None
         )
     ):
         lone = next(iter(plain_said))
+    partial = frozenset(p.partial for p in parts if p.partial is not None)
     return _Facts(
         any(p.undecided for p in parts),
         frozenset(chosen),
@@ -159,6 +164,7 @@ def _reasoning_facts(reasoning: str, ch: Choices, lex: Lexicon) -> _Facts | None
         any(p.every_denied for p in parts),
         frozenset(said),
         lone,
+        partial,
     )
 
 
@@ -179,6 +185,7 @@ class _Part:
     every_denied: bool
     hedged: bool
     discusses: bool
+    partial: int | None  # the option a sentence that names none in full names by its own words
 
 
 @lru_cache(maxsize=16384)
@@ -198,6 +205,12 @@ def _sentence_part(sentence: str, ch: Choices, lex: Lexicon) -> _Part | None:
     chosen, denied, _ = _letters_in(plain, len(ch.texts), voc)
     rx = _expand(rr, ch, lex, info)
     spans = _spans(rx, ch, lex, info, voc)
+    hedged = bool(lex.hedge.find(rx.words))
+    partial = None
+    if not spans and not hedged and not lex.conditional.find(rx.words):
+        partial = _partial(rx, spans, ch, lex, info, voc)
+        if partial is not None and rx.words[-1] not in ch.words[partial]:
+            partial = None  # only a sentence that ends on the option's word concludes it
     return _Part(
         rx,
         spans,
@@ -207,8 +220,9 @@ def _sentence_part(sentence: str, ch: Choices, lex: Lexicon) -> _Part | None:
         frozenset(denied),
         bool(voc.undecided.find(rr.words)),
         _every_option(rx, voc) == "deny",
-        bool(lex.hedge.find(rx.words)),
+        hedged,
         bool(_DISCUSSES.search(sentence)),
+        partial,
     )
 
 

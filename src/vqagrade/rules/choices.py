@@ -48,7 +48,7 @@ _AUXILIARIES = frozenset(
     {"is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "can", "could"}
     | {"would", "will", "should", "may", "might", "must"}
 )
-_WORD = re.compile(r"[^\W_]+(?:[-'/&][^\W_]+)*|[,?;:.!()]")
+_WORD = re.compile(r"\d+(?:\.\d+)+(?!\w)|[^\W_]+(?:[-'/&][^\W_]+)*|[,?;:.!()]")
 
 
 @dataclass(frozen=True, slots=True, eq=False)

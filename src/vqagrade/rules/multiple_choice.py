@@ -80,7 +80,7 @@ from .choice_words import (
 )
 from .choices import Choices
 from .final_answer import structured_answer
-from .reading import Reading, read_answer
+from .reading import _OPEN, Reading, _cut_in_concession, read_answer
 
 # Where the last sentence of an answer starts.
 _LAST_SENTENCE = re.compile(r"[.!?\n]+\s*")
@@ -115,11 +115,48 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         # doubting its own choice.
         why = "the answer ends with a question that reopens its choice"
         return ChoiceVerdict(None, "reopened", why, v.focus, v.cues, v.matched)
+    if depth == 0 and v.label is not None:
+        cut = _cut_off(text, ch, lex)
+        if cut:
+            return ChoiceVerdict(None, "truncated", cut, v.focus, v.cues, v.matched)
     if depth == 0 and v.label is not None and reasoning.strip():
         why = _reasoning_conflict(reasoning, LETTERS.index(v.label), ch, lex)
         if why:
             return ChoiceVerdict(None, "reasoning", why, v.focus, v.cues, v.matched)
     return v
+
+
+_LAST_WORD = re.compile(r"([^\W\d_]+)\W*$")
+_ELLIPSIS = re.compile(r"(?:\u2026|\.\.\.)\s*$")
+
+
+def _cut_off(text: str, ch: Choices, lex: Lexicon) -> str:
+    """Why an answer was cut off before it chose, or "": it stops on a word that opens a
+    complement ("The final answer is"), inside an option's word ("... Adeno"), or on an
+    ellipsis after an unfinished clause ("but the image specifically shows\u2026")."""
+    t = text.rstrip()
+    if not t:
+        return ""
+    ellipsis = _ELLIPSIS.search(t)
+    if not ellipsis and not t[-1].isalpha():
+        return ""
+    body = t[: ellipsis.start()].rstrip() if ellipsis else t
+    m = _LAST_WORD.search(body)
+    if m is None or m.end() != len(body):
+        return ""
+    word = m.group(1).lower()
+    if len(body.split()) > 2 and word in _OPEN:
+        return f"the answer stops on '{word}', before what it opens"
+    if ellipsis:
+        words, starts, _ = lex.canon.canon_arrays(body)
+        if words and _cut_in_concession(body, words, starts, lex):
+            return "the answer trails off inside a contrast ('but the image shows\u2026')"
+        return ""
+    if len(word) >= 3 and len(body.split()) > 2:
+        own = {w.lower() for x in ch.texts for w in re.findall(r"[^\W\d_]+", x)}
+        if word not in own and any(w.startswith(word) and w != word for w in own):
+            return f"the answer is cut off inside a word ('{m.group(1)}')"
+    return ""
 
 
 def _reopened(text: str) -> bool:
@@ -182,6 +219,10 @@ def _label(
             v = label_choice(sentence, read_answer(sentence, lex), ch, lex, 2)
             if v.label is not None:
                 return v, (reasoning + " " + before).strip()
+            if v.rule == "contradiction":
+                # "... A. Burkitt lymphoma." when Burkitt is C: the last sentence's letter
+                # and its words disagree; the words alone do not settle it.
+                return v, reasoning
         fixed = _after_correction(f, voc)
         if fixed is not None:
             if not fixed.strip():

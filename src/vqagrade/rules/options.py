@@ -18,7 +18,7 @@ from .text import Tok
 
 # Words and the punctuation that bounds an option phrase; hyphens and slashes are skipped so
 # that "non-contrast" and "ragged/asymmetrical" stay inside one option.
-_QTOK = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*|[?.,;:!()\[\]]")
+_QTOK = re.compile(r"\d+(?:\.\d+)+(?!\w)|[^\W_]+(?:['\u2019][^\W_]+)*|[?.,;:!()\[\]]")
 _PUNCT = frozenset("?.,;:!()[]")
 _SENTENCE_END = frozenset("?;!")
 _CONJ = frozenset({"or", "vs", "versus"})
