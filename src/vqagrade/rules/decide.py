@@ -114,7 +114,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         # "mild or moderate ventriculomegaly", "Greenstick or buckle - both are ...": an
         # option offered as one of alternatives is no choice, whatever else is said.
         return verdict(None, "hedge", "names an option as one of alternatives ('X or Z')")
-    if "to" in r.wordset and len(aff) == 1 and _range_end(r, hits):
+    if "to" in r.wordset and len(aff) == 1 and _range_end(r, hits, lex):
         # "The findings range from mild to moderate." to "mild or severe?": an option that
         # ends a range whose other end is not the other option is no choice.
         return verdict(None, "hedge", "names an option as one end of a range ('X to Z')")
@@ -369,26 +369,33 @@ def _second_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Le
 
 
 _RANGE_WORDS = frozenset({"range", "ranges", "ranging", "ranged"})
+_NO_CLASSES: frozenset[str] = frozenset()
 
 
-def _range_end(r: Reading, hits: list[Hit]) -> bool:
+def _range_end(r: Reading, hits: list[Hit], lex: Lexicon) -> bool:
     """An affirmed mention at one end of a range ("range from X to Z", "from X to Z",
-    "ranging X to Z") whose other end is no mention: a span of grades, not one of them."""
+    "ranging X to Z", "mild to moderate") whose other end is no mention: a span of grades,
+    not one of them."""
     words = r.words
     ranged = not _RANGE_WORDS.isdisjoint(r.wordset)
-    if not ranged and "from" not in r.wordset:
-        return False
     starts = {h.first for h in hits}
     ends = {h.last for h in hits}
     for h in hits:
         if h.negation is not None:
             continue
         if h.last + 2 < len(words) and words[h.last + 1] == "to":
-            opens = ranged or (h.first > 0 and words[h.first - 1] == "from")
+            # "mild to moderate": the other end is a word of the same scale
+            scale = lex.parallel.get(words[h.last], _NO_CLASSES) & lex.parallel.get(
+                words[h.last + 2], _NO_CLASSES
+            )
+            opens = ranged or (h.first > 0 and words[h.first - 1] == "from") or "severity" in scale
             if opens and h.last + 2 not in starts:
                 return True
         if h.first >= 2 and words[h.first - 1] == "to" and h.first - 2 not in ends:
-            if ranged or (h.first >= 3 and words[h.first - 3] == "from"):
+            scale = lex.parallel.get(words[h.first], _NO_CLASSES) & lex.parallel.get(
+                words[h.first - 2], _NO_CLASSES
+            )
+            if ranged or (h.first >= 3 and words[h.first - 3] == "from") or "severity" in scale:
                 return True
     return False
 

@@ -560,6 +560,18 @@ def _echo(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str | Non
     words, f = r.words, r.focus
     last = hits[-1]
     tail = f.rstrip()
+    if last.last == len(words) - 1 and last.first > 0 and tail[-1:] not in _TERMINAL:
+        # "The colonies are lactose" to "lactose fermenting or non-lactose fermenting?": cut
+        # off inside an option, on words the other option holds too.
+        own, other = (opts.a, opts.b) if last.option is Label.A else (opts.b, opts.a)
+        said = words[last.first : last.last + 1]
+        # the option's first words only, all held by the other ("nonlactose" holds "lactose")
+        if (
+            said == own.words[: len(said)]
+            and len(said) < len(own.words)
+            and all(any(o.endswith(w) for o in other.words) for w in said)
+        ):
+            return "cut off inside an option, on words the other option holds too"
     if (
         last.option is Label.A
         and last.last == len(words) - 1

@@ -181,9 +181,12 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
         return Reading(f, cut)
     tail = f.rstrip()
     if (
-        len(words) > 2
+        len(words) > 1
         and tail[-1:].isalpha()
-        and (words[-1] in _DANGLING or (words[-2] in _DANGLING and words[-1] in _ARTICLES))
+        and (
+            words[-1] in _DANGLING
+            or (len(words) > 2 and words[-2] in _DANGLING and words[-1] in _ARTICLES)
+        )
     ):
         cut = Verdict(None, "truncated", "the answer is cut off inside a coordination", f)
         return Reading(f, cut)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
 
+# Words that join the two ends of a span of numerals ("grade ii to iii").
+_SPAN_JOINS = frozenset({"to", "or", "and"})
 # Splitting on a capturing group gives separators and words alternately; their lengths give
 # every span (in C, via accumulate) without building a match object per word.
 _WORD_SPLIT = re.compile(r"([^\W_]+)")
@@ -332,11 +334,18 @@ class Canonicalizer:
         return r2, s2, e2
 
     def _arabic(self, raw: list[str]) -> list[str]:
-        """Roman numerals after a numbered word as arabic ("grade iv" -> "grade 4")."""
+        """Roman numerals after a numbered word as arabic ("grade iv" -> "grade 4"), and
+        the numerals that continue a span of them ("grade ii-iii", "grade ii to iii")."""
         out = list(raw)
+        converted = -2  # the index of the last numeral read as arabic
         for k in range(1, len(out)):
-            if out[k - 1] in self.numbered:
-                out[k] = self.roman.get(out[k], out[k])
+            prev = out[k - 1]
+            after_numeral = converted == k - 1 or (converted == k - 2 and prev in _SPAN_JOINS)
+            if prev in self.numbered or after_numeral:
+                arabic = self.roman.get(out[k])
+                if arabic is not None:
+                    out[k] = arabic
+                    converted = k
         return out
 
     def _has_case_sensitive(self, text: str) -> bool:
