@@ -510,7 +510,9 @@ def qualifier_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon)
     return None
 
 
-_SENTENCE_END = re.compile(r"[.!?;\n]")
+# A full stop after a lone capital before a lower-case word ("P. vivax would show") is a
+# genus abbreviation, not a sentence end.
+_SENTENCE_END = re.compile(r"(?<!\b[A-Z])\.|(?<=\b[A-Z])\.(?!\s[a-z])|[!?;\n]")
 _SLASH_AFTER = re.compile(r" ?/ ?\w")
 _SLASH_BEFORE = re.compile(r"\w ?/ ?$")
 _TERMINAL = frozenset(".!?)]*\"'")

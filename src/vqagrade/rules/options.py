@@ -18,7 +18,11 @@ from .text import Tok
 
 # Words and the punctuation that bounds an option phrase; hyphens and slashes are skipped so
 # that "non-contrast" and "ragged/asymmetrical" stay inside one option.
-_QTOK = re.compile(r"\d+(?:\.\d+)+(?!\w)|[^\W_]+(?:['\u2019][^\W_]+)*|[?.,;:!()\[\]]")
+# A genus abbreviation ("P. falciparum", "S. aureus") is one token with its full stop, so
+# the stop ends no sentence and the species keeps its genus.
+_QTOK = re.compile(
+    r"\b[A-Z]\.(?=\s[a-z]{3,})|\d+(?:\.\d+)+(?!\w)|[^\W_]+(?:['\u2019][^\W_]+)*|[?.,;:!()\[\]]"
+)
 _PUNCT = frozenset("?.,;:!()[]")
 _SENTENCE_END = frozenset("?;!")
 _CONJ = frozenset({"or", "vs", "versus"})
@@ -325,6 +329,14 @@ def _inline_form(
             and (j + 2 >= s_end or toks[j + 2].text in _PUNCT or toks[j + 2].text == "than")
         ):
             break  # "Is the RV or the LV more dilated?": so is "more X" at the end
+        if (
+            y
+            and len(t) > 4
+            and t.endswith("ed")
+            and (j + 1 >= s_end or toks[j + 1].text in _PUNCT)
+            and q[toks[j].start - 1 : toks[j].start] == " "
+        ):
+            break  # "Is the retinal vein or artery occluded?": the participle is the predicate
         if y and pp and t in lex.q_preps:
             break
         if not (pp and t in lex.q_articles):
