@@ -649,10 +649,18 @@ def frame_conflict(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
 
 
 def _image_side(r: Reading, h: Hit, lex: Lexicon) -> bool:
-    """A side word with an image-frame word near it ("the right side of the image")."""
+    """A side said of the image: "the right side of the image", "on the left of the
+    screen", "image left" (not "in the image, the right lobe": there the image is where the
+    finding is seen, and the side is the patient's)."""
     if "laterality" not in lex.parallel.get(r.words[h.first], _NO_CLASSES):
         return False
-    return any(w in lex.image_frame for w in r.words[max(0, h.first - 3) : h.last + 5])
+    if h.first > 0 and r.words[h.first - 1] in lex.image_frame:
+        return True
+    after = r.words[h.last + 1 : h.last + 5]
+    if "of" not in after:
+        return False
+    k = after.index("of")
+    return any(w in lex.image_frame for w in after[k + 1 : k + 3])
 
 
 def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexicon) -> bool:
