@@ -69,6 +69,7 @@ _LIST_SECTIONS = {
     "tokens": (
         "join_prefixes",
         "pair_prefixes",
+        "suspension_links",
         "no_fold",
         "adjective_suffixes",
         "stopwords",
@@ -107,6 +108,7 @@ _LIST_SECTIONS = {
     "complements": ("negative_prefixes", "variant_prefixes"),
     "question": (
         "open_starts",
+        "auxiliaries",
         "list_starts",
         "verbs",
         "prepositions",
@@ -319,6 +321,7 @@ class Lexicon:
         base = Canonicalizer(
             join_prefixes=lists.get("tokens.join_prefixes", []),
             pair_prefixes=lists.get("tokens.pair_prefixes", []),
+            suspension_links=lists.get("tokens.suspension_links", []),
             no_fold=no_fold,
             spelling=spelling,
             **notation,  # type: ignore[arg-type]
@@ -360,6 +363,7 @@ class Lexicon:
         self.canon = Canonicalizer(
             join_prefixes=lists.get("tokens.join_prefixes", []),
             pair_prefixes=lists.get("tokens.pair_prefixes", []),
+            suspension_links=lists.get("tokens.suspension_links", []),
             synonyms=synonyms,
             case_sensitive=case_sensitive,
             no_fold=no_fold,
@@ -442,6 +446,7 @@ class Lexicon:
         )
         self.variant_prefixes = tuple(lists.get("complements.variant_prefixes", []))
         self.open_starts = frozenset(lists.get("question.open_starts", []))
+        self.q_auxiliaries = frozenset(lists.get("question.auxiliaries", []))
         self.list_starts = frozenset(lists.get("question.list_starts", []))
         self.q_verbs = frozenset(lists.get("question.verbs", []))
         self.q_preps = frozenset(lists.get("question.prepositions", []))

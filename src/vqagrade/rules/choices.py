@@ -43,11 +43,6 @@ _TRAILER = re.compile(
 )
 _OPTIONS_LABEL = re.compile(r"(?:options|choices|answer choices)\s*[:\-]?\s*$", re.I)
 _MAX_LIST_WORDS = 5
-# Words that open a clause, not an option ("is the hip dislocated, subluxed, or normal").
-_AUXILIARIES = frozenset(
-    {"is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "can", "could"}
-    | {"would", "will", "should", "may", "might", "must"}
-)
 _WORD = re.compile(r"\d+(?:\.\d+)+(?!\w)|[^\W_]+(?:[-'/&][^\W_]+)*|[,?;:.!()]")
 
 
@@ -226,7 +221,7 @@ def unlettered(question: str, lex: Lexicon) -> list[str] | None:
             it = it[1:]
         if not it or len(it) > _MAX_LIST_WORDS or any(low[i] in {"(", ")", ":"} for i in it):
             return None
-        if len(it) > 1 and low[it[0]] in _AUXILIARIES:
+        if len(it) > 1 and low[it[0]] in lex.q_auxiliaries:
             return None  # "is the hip dislocated" is a clause, not a listed option
         texts.append(q[toks[it[0]][1] : toks[it[-1]][2]])
     if len(texts) < 3 or len({t.lower() for t in texts}) != len(texts):

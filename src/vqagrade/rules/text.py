@@ -46,7 +46,6 @@ _JOINABLE_GAP = re.compile(r"[\s\-]{1,3}")
 _SUSPENDED = re.compile(r"-\s+")
 # The shortest combining form joined across a hyphen ("neuro-", "tubulo-"; not "two-").
 _COMBINING_MIN = 5
-_SUSPENSION_LINKS = frozenset({"and", "or", "to", "nor", "through"})
 # A separator inside a spinal level: "L4-L5", "L4\u20135", "L4/5", "C6 - 7".
 _LEVEL_GAP = re.compile(r"\s?[-\u2010\u2011\u2013\u2014/]\s?")
 
@@ -144,8 +143,10 @@ class Canonicalizer:
         numbered: Iterable[str] = (),
         roman: Mapping[str, str] | None = None,
         pair_prefixes: Iterable[str] = (),
+        suspension_links: Iterable[str] = (),
     ) -> None:
         self.join_prefixes = frozenset(join_prefixes)
+        self._links = frozenset(suspension_links)
         # Prefixes that take a stem only when suspended ("macro- and microvesicular").
         self._pair_prefixes = frozenset(pair_prefixes)
         # Prefixes a suspended one may borrow its stem from ("hypo- to anechoic"), longest
@@ -294,7 +295,7 @@ class Canonicalizer:
     def _stem(self, raw: list[str], i: int) -> str:
         """The stem a suspended prefix `raw[i]` shares with the word after its connector
         ("echoic" of "anechoic" in "hypo- to anechoic"), or "" when there is none."""
-        if i + 2 >= len(raw) or raw[i + 1] not in _SUSPENSION_LINKS:
+        if i + 2 >= len(raw) or raw[i + 1] not in self._links:
             return ""
         nxt = raw[i + 2]
         for p in self._stem_prefixes:
