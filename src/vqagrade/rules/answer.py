@@ -9,6 +9,7 @@ confident label is the failure that matters, abstaining is cheap.
 
 from __future__ import annotations
 
+from ..kinds import YesNo
 from ..labels import Label
 from ..lexicon import Lexicon
 from .comparison import comparative, off_comparand
@@ -28,7 +29,9 @@ from .mentions import (
 )
 from .negation import negate
 from .options import Options
+from .polar import read_question
 from .reading import _LETTER_MARK, Hit, Reading, Verdict, clause_end, clause_start, read_answer
+from .yes_no import reasoning_contradicts
 
 __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_answer"]
 
@@ -57,6 +60,12 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             assert thought is not None
             why = f"the reasoning before the answer tag reads as {thought.value}"
             return Verdict(None, "reasoning", why, v.focus, v.hits, v.cues)
+    if opts.yes_no and (r.reasoning or r.body) and v.label in (Label.A, Label.B):
+        # "<think>... no obvious anomalies ...</think><answer>A</answer>" to "Is there any
+        # anomaly? A) Yes B) No": the reasoning is read as an answer to the question itself.
+        why = _yes_no_reasoning(r.reasoning or r.body, opts, lex, v.label)
+        if why:
+            return Verdict(None, "reasoning", why, v.focus, v.hits, v.cues)
     if r.body and v.label in (Label.A, Label.B):
         other = Label.B if v.label is Label.A else Label.A
         if _may_name(r.body, opts, other) and _finding_placed(r.body, opts, lex, other):
@@ -79,6 +88,22 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             why = "the reasoning before the final answer corrected itself to the other option"
             return Verdict(None, "reconsidered", why, v.focus, v.hits, v.cues)
     return v
+
+
+def _yes_no_reasoning(text: str, opts: Options, lex: Lexicon, label: Label) -> str:
+    """How a reasoning contradicts the chosen one of yes/no options ("" when it does not)."""
+    stem = opts.stem
+    chosen = opts.a if label is Label.A else opts.b
+    if not stem or not chosen.words:
+        return ""
+    said = YesNo.YES if chosen.words[0] in lex.yes else YesNo.NO
+    if chosen.words[0] not in lex.yes and chosen.words[0] not in lex.no:
+        return ""
+    prop = read_question(stem, lex)
+    if not prop.polar:
+        return ""
+    other = reasoning_contradicts(text, said, prop, lex)
+    return f"the reasoning before the answer {other}" if other else ""
 
 
 def _finding_placed(text: str, opts: Options, lex: Lexicon, label: Label) -> bool:

@@ -86,6 +86,9 @@ class Options:
     subject_option_words: frozenset[str] = frozenset()
     """The options' words that the question also uses outside them ("cell" above): part of
     the signature (empty for most questions), so reading it keeps labels shared."""
+    question_stem: str = ""
+    """For options that are "yes" and "no", the question before them ("Is there any anomaly
+    in the image?"): what a reasoning before a bare letter is held against."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -125,6 +128,12 @@ class Options:
         """The question's words outside the options; read like `context`."""
         self.context_reads[0] += 1
         return self.question_outside
+
+    @property
+    def stem(self) -> str:
+        """The question before its yes/no options; read like `context`."""
+        self.context_reads[0] += 1
+        return self.question_stem
 
     @property
     def context(self) -> frozenset[str]:
@@ -571,6 +580,7 @@ def _finish(
     context = frozenset(lex.canon.words(question)) | frozenset(a_words) | frozenset(b_words)
     context |= frozenset(stem(w) for w in context)
     outside = _outside(question, span, lex)
+    yes_no = any(w in lex.yes or w in lex.no for w in a_words + b_words)
     return Options(
         a=Option(a_text, a_words, a_key, a_surface),
         b=Option(b_text, b_words, b_key, b_surface),
@@ -578,7 +588,7 @@ def _finish(
         predicate=predicate,
         abnormal_question=abnormal,
         complementary=_complementary(a_key, b_key, lex),
-        yes_no=any(w in lex.yes or w in lex.no for w in a_words + b_words),
+        yes_no=yes_no,
         comparand=comparand,
         state_question=not abnormal,
         question_words=context,
@@ -587,7 +597,16 @@ def _finish(
         question_findings=context & lex.grammar["finding_words"],
         question_outside=outside,
         subject_option_words=outside & frozenset(a_words + b_words),
+        question_stem=_stem(question, span) if yes_no else "",
     )
+
+
+def _stem(question: str, span: tuple[int, int] | tuple[()]) -> str:
+    """The question before its options (before the first option letter for explicit ones)."""
+    if span:
+        return question[: span[0]].strip()
+    m = _LETTER.search(question)
+    return (question[: m.start()] if m else question).strip()
 
 
 def _outside(question: str, span: tuple[int, int] | tuple[()], lex: Lexicon) -> frozenset[str]:

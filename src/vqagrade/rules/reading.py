@@ -134,11 +134,31 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
     m = _LETTER_ONLY.match(f)
     if m:
         lab = Label.A if m.group(1).lower() == "a" else Label.B
-        return Reading(f, Verdict(lab, "letter", f"the letter of option {lab.value}", f))
+        # What came before the letter stays to be held against it (a <think> block that
+        # concludes the other option, a report that places the finding elsewhere).
+        return Reading(
+            f,
+            Verdict(lab, "letter", f"the letter of option {lab.value}", f),
+            rationale=focus.rationale,
+            reconsidered=focus.reconsidered,
+            retraction=focus.retraction,
+            body=focus.body,
+            reasoning=focus.reasoning,
+        )
     m2 = _LETTER_LEAD.match(f)
     if m2:
         lab = Label.A if (m2.group(1) or m2.group(2) or m2.group(3)).lower() == "a" else Label.B
-        return Reading(f, None, letter=lab, letter_rest=m2.group(4))
+        return Reading(
+            f,
+            None,
+            letter=lab,
+            letter_rest=m2.group(4),
+            rationale=focus.rationale,
+            reconsidered=focus.reconsidered,
+            retraction=focus.retraction,
+            body=focus.body,
+            reasoning=focus.reasoning,
+        )
     words, starts, ends = lex.canon.canon_arrays(f)
     if not words:
         return Reading(f, Verdict(None, "no-words", "the answer has no words", f))

@@ -296,10 +296,22 @@ def _reasoning_reads(
             continue  # "I need to check for pneumothorax": what it sets out to do
         if label is YesNo.YES and _benign_to_malignant(pr.words, prop, v):
             return "calls the lesion benign"
-        got = _label(pr, prop, lex, 1, gt=gt).label
+        out = _label(pr, prop, lex, 1, gt=gt)
+        got = out.label
+        if got is None and not prop.negated and out.reason.startswith("a denial qualified"):
+            # "There are no obvious anomalies" to "Is there any anomaly?": too qualified to
+            # answer "no", yet no reasoning behind a "yes" (a healthy organ's denial leans
+            # "yes" to "Is the colon healthy?").
+            got = YesNo.YES if prop.normal_predicate else YesNo.NO
         if got is not None and got is not label:
             return f"reads as '{got.value}' ('{piece.strip()[:60]}')"
     return ""
+
+
+def reasoning_contradicts(text: str, label: YesNo, prop: Proposition, lex: Lexicon) -> str:
+    """How a reasoning (a <think> block, the text before a conclusion) contradicts `label`
+    as the answer to the yes/no question `prop` ("" when it does not)."""
+    return _reasoning_reads(text, label, prop, lex, vocab(lex), False)
 
 
 def _other_part(
