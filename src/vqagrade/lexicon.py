@@ -63,6 +63,7 @@ GRAMMAR_LISTS = (
     "qualifier_prefixes",
     "normal_before",
     "part_quantifiers",
+    "staging_words",
 )
 
 _LIST_SECTIONS = {
@@ -127,6 +128,7 @@ _LIST_SECTIONS = {
         "conclusion_markers",
         "letter_prefixes",
         "corrections",
+        "open_endings",
     ),
     "yes_no": (
         "polar_starts",
@@ -142,6 +144,11 @@ _LIST_SECTIONS = {
         "qualifiers",
         "alternatives",
         "other_language",
+        "foreign_marks",
+        "foreign_denials",
+        "foreign_denial_marks",
+        "foreign_normal",
+        "foreign_normal_marks",
         "presence",
         "prepositions",
         "self_corrections",

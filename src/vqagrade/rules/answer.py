@@ -36,6 +36,10 @@ from .yes_no import reasoning_contradicts
 __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_answer"]
 
 
+# Readings that withhold an answer: beside a JSON answer field they withdraw it.
+_WITHHOLDING = frozenset({"refusal", "hedge", "junk"})
+
+
 def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     """Label a read answer against the question's options."""
     v = _label_focus(r, opts, lex)
@@ -60,6 +64,13 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             assert thought is not None
             why = f"the reasoning before the answer tag reads as {thought.value}"
             return Verdict(None, "reasoning", why, v.focus, v.hits, v.cues)
+    if r.notes and v.label is not None:
+        # {"answer": "left", "comment": "cannot be determined"}: the other fields of a JSON
+        # answer must neither withhold it nor choose another label.
+        nv = label_answer(r.notes, opts, lex)
+        if nv.rule in _WITHHOLDING or (nv.label is not None and nv.label is not v.label):
+            why = f"the other fields of the JSON answer disagree ({nv.reason})"
+            return Verdict(None, "notes", why, v.focus, v.hits, v.cues)
     if opts.yes_no and (r.reasoning or r.body) and v.label in (Label.A, Label.B):
         # "<think>... no obvious anomalies ...</think><answer>A</answer>" to "Is there any
         # anomaly? A) Yes B) No": the reasoning is read as an answer to the question itself.
@@ -125,6 +136,36 @@ def _finding_placed(text: str, opts: Options, lex: Lexicon, label: Label) -> boo
     return False
 
 
+def _in_sum(r: Reading, h: Hit) -> bool:
+    """A mention that is a number in a sum ("Gleason 4+3=7" names no grade 3)."""
+    if h.first != h.last or not r.words[h.first].isdigit():
+        return False
+    f = r.focus
+    after = f[h.end : h.end + 3].lstrip()[:1]
+    before = f[max(0, h.start - 3) : h.start].rstrip()[-1:]
+    return after in ("+", "=") or before in ("+", "=")
+
+
+def _code_in_compound(r: Reading, h: Hit, opts: Options) -> bool:
+    """A code option glued by a hyphen into a longer term the question does not use ("T2-
+    weighted images" to "Is the T category T2 or T3?"): another term, not the option. Read
+    for questions about a stage only: elsewhere "T2-weighted" is the T2 of "T1 or T2?"."""
+    f = r.focus
+    text = f[h.start : h.end]
+    code, _, rest = text.partition("-")
+    if not (2 <= len(code) <= 4 and code[0].isalpha() and code[1:].isdigit()):
+        return False
+    if not rest:
+        if f[h.end : h.end + 1] != "-":
+            return False
+        k = h.end + 1
+        while k < len(f) and f[k].isalpha():
+            k += 1
+        rest = f[h.end + 1 : k]
+    word = rest.split()[0].lower() if rest.split() else ""
+    return word.isalpha() and word not in opts.context
+
+
 def _may_name(text: str, opts: Options, label: Label) -> bool:
     """Whether `text` holds a word of option `label` as written: a cheap test before reading
     a rationale in full (most rationales after a final answer are notes like "Slice 15")."""
@@ -162,6 +203,10 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         return rest
     m = option_matcher(opts, lex)
     found = drop_other_structures(r, find_hits(r, m), opts, lex)
+    if "+" in f or "=" in f:
+        found = [h for h in found if not _in_sum(r, h)]
+    if "-" in f and found and not opts.context.isdisjoint(lex.grammar["staging_words"]):
+        found = [h for h in found if not _code_in_compound(r, h, opts)]
     found = drop_other_terms(r, found, opts, lex, m.qualities)
     found = drop_said_elsewhere(r, found, opts, lex)
     hits = drop_conditional(r, found, lex)

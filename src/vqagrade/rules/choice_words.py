@@ -265,6 +265,10 @@ def _grade_spans(
             continue
         before = words[i - 1]
         if before in voc.grade_words or before in info.frame:
+            after = r.focus[r.ends[i] : r.ends[i] + 3].lstrip()[:1]
+            around = after + r.focus[max(0, r.starts[i] - 3) : r.starts[i]].rstrip()[-1:]
+            if "+" in around or "=" in around:
+                continue  # "Gleason 4+3=7": a sum of patterns, not grade 4
             out.append((info.numbers.index(g), i, i + 1))
     return out
 

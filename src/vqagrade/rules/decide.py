@@ -118,6 +118,10 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         # "The findings range from mild to moderate." to "mild or severe?": an option that
         # ends a range whose other end is not the other option is no choice.
         return verdict(None, "hedge", "names an option as one end of a range ('X to Z')")
+    if len(aff) == 1 and _numeral_span(r, hits):
+        # "SFU grade III–IV" to "grade 2 or grade 3?": a span of numbers that reaches past
+        # the options is neither of them.
+        return verdict(None, "hedge", "names an option as one end of a span of numbers")
     if opts.source == "or-not" and hits and not both_cue and not none_cue:
         return _or_not(hits, words, opts, lex, verdict)
     if opts.source == "or-not" and not hits and r.lead is not None:
@@ -396,6 +400,28 @@ def _range_end(r: Reading, hits: list[Hit], lex: Lexicon) -> bool:
                 words[h.first - 2], _NO_CLASSES
             )
             if ranged or (h.first >= 3 and words[h.first - 3] == "from") or "severity" in scale:
+                return True
+    return False
+
+
+_SPAN_MARKS = frozenset({"-", "\u2013", "\u2014", "/", "to"})
+
+
+def _numeral_span(r: Reading, hits: list[Hit]) -> bool:
+    """An affirmed mention that ends in a number joined by a dash, a slash or "to" to another
+    number that no mention starts or ends with ("grade 3-4" when 4 is no option)."""
+    words, focus = r.words, r.focus
+    firsts = {h.first for h in hits}
+    lasts = {h.last for h in hits}
+    for h in hits:
+        if h.negation is not None or not words[h.last].isdigit():
+            continue
+        k = h.last
+        if k + 1 < len(words) and words[k + 1].isdigit() and k + 1 not in firsts:
+            if focus[r.ends[k] : r.starts[k + 1]].strip() in _SPAN_MARKS:
+                return True
+        if k >= 1 and words[k - 1].isdigit() and k - 1 not in lasts and h.first == k:
+            if focus[r.ends[k - 1] : r.starts[k]].strip() in _SPAN_MARKS:
                 return True
     return False
 

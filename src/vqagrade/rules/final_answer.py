@@ -32,6 +32,8 @@ _JSON_FENCE = re.compile(r"^```(?:json)?\s*(\{.*\})\s*```$", re.S | re.I)
 _ANSWER_KEYS = frozenset(
     {"answer", "final_answer", "choice", "option", "label", "prediction", "result", "side"}
 )
+# Keys whose value is no note on the answer: the answer itself, or the question echoed.
+_NOT_NOTES = _ANSWER_KEYS | {"question", "prompt", "options", "choices", "image", "modality"}
 _TRUE = frozenset({"yes", "true", "present", "y"})
 _FALSE = frozenset({"no", "false", "absent", "none", "n"})
 # What may stand before a self-correction: a clause break, or nothing.
@@ -62,6 +64,9 @@ class Focus:
     reasoning: str = ""
     """The reasoning blocks (``<think>``) before an answer tag: must not read as another
     label than the tag's ("<think>... no haemorrhage in either eye</think><answer>Left")."""
+    notes: str = ""
+    """The other fields of a JSON answer ("impression", "comment"): must not contradict its
+    answer field nor withhold it ("cannot be determined")."""
 
 
 @lru_cache(maxsize=8)
@@ -178,14 +183,34 @@ def _retraction(after: str, fix: _Corrections) -> str | None:
     return None if found is None else after[found.end() :].strip()
 
 
+@lru_cache(maxsize=8)
+def _open_endings(lex: Lexicon) -> re.Pattern[str]:
+    words = sorted(lex.lists.get("answer.open_endings", ()), key=len, reverse=True)
+    alts = "|".join(r"\W+".join(re.escape(w) for w in p.split()) for p in words)
+    # The last sentence of the answer is one of them, alone or with a few words after it.
+    lead = r"(?:^|[.!?\n]\s*|[,;:\u2014\u2013-]\s*)"
+    return re.compile(rf"{lead}(?:{alts})\b[^.!?\n]{{0,40}}[.!?\u2026]*\s*$", re.I)
+
+
+def open_ending(text: str, lex: Lexicon) -> str:
+    """The deliberation an answer ends on ("Let me reconsider"), or "" when it ends on an
+    answer: an answer left open this way has no final answer."""
+    tail = text[-120:]
+    if not tail or tail.rstrip()[-1:] in (">", "}", "`", "*"):
+        return ""  # an answer tag, a JSON object or a bold answer ends it
+    m = _open_endings(lex).search(tail)
+    return m.group(0).strip(" .!?,;:\n\u2014\u2013-") if m else ""
+
+
 def structured_answer(text: str) -> bool:
     """Whether `find_focus` renders `text` as a JSON object answer."""
     return _structured(text.strip()) is not None
 
 
-def _structured(t: str) -> str | None:
+def _structured(t: str) -> tuple[str, str] | None:
     """A JSON object answer as plain text: its answer key's value, or "X and Y. no Z." from
-    yes/no values (None when `t` is not a JSON object)."""
+    yes/no values (None when `t` is not a JSON object); with the text of its other fields
+    (a comment, an impression), which must not contradict the answer."""
     m = _JSON_FENCE.match(t)
     body = m.group(1) if m else t
     if not (body.startswith("{") and body.endswith("}")):
@@ -196,9 +221,11 @@ def _structured(t: str) -> str | None:
         return None
     if not isinstance(data, dict):
         return None
+    answer: str | None = None
+    notes: list[str] = []
     for key, value in data.items():
-        if str(key).lower() in _ANSWER_KEYS:
-            return value if isinstance(value, str) else ""
+        if answer is None and str(key).lower() in _ANSWER_KEYS:
+            answer = value if isinstance(value, str) else ""
     yes: list[str] = []
     no: list[str] = []
     for key, value in data.items():
@@ -206,15 +233,43 @@ def _structured(t: str) -> str | None:
         if isinstance(value, str):
             flag = value.strip().lower()
             is_yes, is_no = flag in _TRUE, flag in _FALSE
+            if not (is_yes or is_no) and str(key).lower() not in _NOT_NOTES and value.strip():
+                notes.append(value.strip().rstrip("."))
         else:  # a list or a number says neither ({"stations": ["4R", "7"]})
             is_yes, is_no = value is True, value is False
         if is_yes:
             yes.append(name)
         elif is_no:
             no.append(name)
+    note = ". ".join(notes)
+    if answer is not None:
+        return answer, note
     parts = [" and ".join(yes)] if yes else []
     parts += [f"no {n}" for n in no]
-    return ". ".join(parts)
+    return ". ".join(parts), note
+
+
+def _trailing_object(t: str) -> tuple[str, str, str] | None:
+    """A JSON object with an answer key that ends a longer answer ("Reasoning: ... {"answer":
+    "A"}"): its answer, its other fields and the text before it; None without one."""
+    end = t.rstrip("`").rstrip()
+    if not end.endswith("}"):
+        return None
+    at = len(end)
+    for _ in range(3):  # the object opens at one of the last few braces
+        at = end.rfind("{", 0, at)
+        if at <= 0:
+            return None
+        found = _structured(end[at:])
+        if found is not None:
+            before = end[:at].rstrip().removesuffix("```json").removesuffix("```").rstrip()
+            low = end[at:].lower()
+            if not any(f'"{k}"' in low for k in _ANSWER_KEYS) or not any(
+                c.isalpha() for c in before
+            ):
+                return None
+            return found[0], found[1], before
+    return None
 
 
 def _find(
@@ -226,11 +281,19 @@ def _find(
     if structured and t[:1] in ("{", "`"):
         rendered = _structured(t)
         if rendered is not None:
-            return Focus(rendered, "structured answer"), None
+            return Focus(rendered[0], "structured answer", notes=rendered[1]), None
+    if structured and t[-1:] in ("}", "`") and "{" in t:
+        obj = _trailing_object(t)
+        if obj is not None:
+            # The reasoning before the object is held against its answer, as a <think> block.
+            return Focus(obj[0], "structured answer", notes=obj[1], reasoning=obj[2]), None
     # Cheap character probes first: most answers have no tags, markers or bold text.
     if "<" in t:
         tags = _ANSWER_TAG.findall(t)
         if tags:
+            if len({" ".join(x.split()).strip(" .").lower() for x in tags}) > 1:
+                # "<answer>B</answer><answer>D</answer>": two answers, neither is final.
+                return Focus("", "answer tags that disagree"), None
             thought = " ".join(m.group(1) for m in _THINK_BLOCK.finditer(t)).strip()
             return Focus(_clean(tags[-1], role), "answer tag", reasoning=thought), None
         if _THINK_OPEN.search(t):

@@ -75,10 +75,23 @@ def _carry_back(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> Non
             and ("and" in between or "," in gap)
             and all(c.isalpha() or c in " ,-" for c in gap)
             and not any(w in opts.context or stem(w) in opts.context for w in others)
+            and ("and" in between or not _finding_before(r, prev, lex))
         ):
             hits[k - 1] = Hit(
                 prev.option, prev.first, prev.last, prev.start, prev.end, prev.via, cue
             )
+
+
+def _finding_before(r: Reading, h: Hit, lex: Lexicon) -> bool:
+    """Content words before the mention in its clause ("Fracture of the radius, ulna
+    intact", "Fraktur des Radius, Ulna intakt"): the mention is where something is said to
+    be, not an item of a bare list of intact parts ("Radius, ulna intact")."""
+    lo = clause_start(r, h.start)
+    stop = lex.stopwords
+    return any(
+        r.starts[i] >= lo and r.words[i] not in stop and r.words[i].isalpha()
+        for i in range(max(0, h.first - 4), h.first)
+    )
 
 
 def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:

@@ -519,6 +519,18 @@ def _restore(
         if (x_mod or not modifier_only) and not (y_mod and not x_mod):
             tail = yt[yb[n].start :]
             xt = f"{xt} {tail}"
+    k = len(xb)
+    if (
+        "/" not in yt
+        and 2 <= k < len(yb)
+        and [t.text for t in xb[:-1]] == [t.text for t in yb[: k - 1]]
+        and _numeral(xb[-1].text, lex)
+        and _numeral(yb[k - 1].text, lex)
+        and yt[yb[k].start - 1 : yb[k].start] == " "
+    ):
+        # "type I or type II endoleak", "grade 1 or grade 2 tumour": two numbered names of
+        # one thing share the noun after them, as "left or right kidney" do.
+        xt = f"{xt} {yt[yb[k].start :]}"
     cue = (x[0].text,)
     if len(x) > 1 and x_from > x[0].start and (cue in lex.both.phrases or cue in lex.none.phrases):
         # "Are both lungs involved or only one?": the option is the cue itself ("both"),
@@ -607,6 +619,12 @@ def _stem(question: str, span: tuple[int, int] | tuple[()]) -> str:
         return question[: span[0]].strip()
     m = _LETTER.search(question)
     return (question[: m.start()] if m else question).strip()
+
+
+def _numeral(word: str, lex: Lexicon) -> bool:
+    """A number or a roman numeral ("2", "II"); not a letter label ("type A dissection" would
+    read its "A" as an article)."""
+    return word.isdigit() or (word in lex.canon.roman and word != "a")
 
 
 def _outside(question: str, span: tuple[int, int] | tuple[()], lex: Lexicon) -> frozenset[str]:

@@ -58,6 +58,15 @@ class YesNoVocab:
         self.qualifiers = words("qualifiers")
         self.alternatives = words("alternatives")
         self.other_language = words("other_language")
+        self.foreign_marks = words("foreign_marks")
+        self.foreign_denials = words("foreign_denials")
+        self.foreign_normal = words("foreign_normal")
+        # Matched inside Chinese and Japanese text (not split into words): tuples to scan.
+        self.foreign_denial_marks = tuple(lists.get("yes_no.foreign_denial_marks", ()))
+        self.foreign_normal_marks = tuple(lists.get("yes_no.foreign_normal_marks", ()))
+        self.cjk_corrections = tuple(
+            p for p in lists.get("yes_no.self_corrections", ()) if not p.isascii()
+        )
         self.presence = words("presence")
         self.prepositions = words("prepositions")
         # Single-word denials ("negative", "none") read as negation cues in a restatement.

@@ -14,7 +14,7 @@ from operator import add
 
 from ..labels import Label
 from ..lexicon import Lexicon
-from .final_answer import find_focus
+from .final_answer import find_focus, open_ending
 from .text import lemma_table
 
 _LETTER_ONLY = re.compile(
@@ -108,6 +108,7 @@ class Reading:
     body: str = ""
     reasoning: str = ""
     two_option_early: Verdict | None = None
+    notes: str = ""
     """A verdict only the two-option reader abstains on: a hedge that withholds a choice
     between two options ("suspicious for", "cannot distinguish"), or an answer cut off after
     a word that opens a complement ("On balance this is"). The yes/no reader reads its own
@@ -128,6 +129,12 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
     if not f.strip():
         why = "the answer is empty" if not text.strip() else f"no answer text ({focus.how})"
         return Reading(f, Verdict(None, "empty", why, f))
+    if len(text) > len(f) + 8 and focus.how != "structured answer":
+        # "The answer is occult - hmm, actually ... suggests classic. Let me reconsider".
+        left_open = open_ending(text, lex)
+        if left_open and not f.rstrip().endswith(left_open):
+            why = f"hedge: the answer ends in an open deliberation ('{left_open[:40]}')"
+            return Reading(f, Verdict(None, "hedge", why, f, cues=(f"hedge:{left_open[:40]}",)))
     word = lex.letter_words.get(f.strip().rstrip("."))
     if word is not None:  # "R", "F": a whole answer that is one letter standing for a word
         return read_answer(word, lex)
@@ -144,6 +151,7 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
             retraction=focus.retraction,
             body=focus.body,
             reasoning=focus.reasoning,
+            notes=focus.notes,
         )
     m2 = _LETTER_LEAD.match(f)
     if m2:
@@ -158,6 +166,7 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
             retraction=focus.retraction,
             body=focus.body,
             reasoning=focus.reasoning,
+            notes=focus.notes,
         )
     words, starts, ends = lex.canon.canon_arrays(f)
     if not words:
@@ -261,6 +270,7 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
         body=focus.body,
         reasoning=focus.reasoning,
         two_option_early=two_option_early,
+        notes=focus.notes,
         wordset=ws,
     )
 

@@ -85,6 +85,17 @@ def label_yes_no(
     if out.label is YesNo.YES and _benign_to_malignant(r.words, prop, v):
         why = "says 'benign' to a question about a malignant lesion"
         return YesNoVerdict(None, "contradiction", why, out.focus, out.matched, out.cues)
+    if r.notes:
+        # {"answer": "yes", "impression": "no acute abnormality"}: the other fields of a JSON
+        # answer must neither withhold it nor read as the other answer.
+        nr = read_answer(r.notes, lex)
+        if nr.early is not None and nr.early.rule in ("refusal", "hedge", "junk"):
+            why = f"the other fields of the JSON answer withhold it ({nr.early.reason})"
+            return YesNoVerdict(None, "notes", why, out.focus, out.matched, out.cues)
+        other = _reasoning_reads(r.notes, out.label, prop, lex, v, gt)
+        if other:
+            why = f"the JSON answer's other fields: {other}"
+            return YesNoVerdict(None, "notes", why, out.focus, out.matched, out.cues)
     if text and "<" in text:
         beside = _beside_tag(text, r)
         if beside:
@@ -184,6 +195,10 @@ def _label(
     foreign = any(w in v.other_language for w in words)
     found = _implicit(r, rest, prop, lex, v) if prop.implicit and not foreign else None
     said = next(iter(explicit)) if explicit else None
+    if said is not None and rest:
+        clash = _foreign_rest(words, rest, prop, said, v)
+        if clash:
+            return YesNoVerdict(None, "contradiction", clash, f, cues=tuple(cues))
     if said is YesNo.YES:
         other = _other_organ(words, rest, prop, v)
         if other is not None:
@@ -357,6 +372,42 @@ def label_yes_no_text(text: str, prop: Proposition, lex: Lexicon) -> YesNoVerdic
     return label_yes_no(read_answer(text, lex), prop, lex)
 
 
+def _foreign_rest(
+    words: tuple[str, ...],
+    rest: list[tuple[int, int]],
+    prop: Proposition,
+    said: YesNo,
+    v: YesNoVocab,
+) -> str:
+    """Why an explicit yes/no is not kept when the rest of the answer is in another language
+    ("" when it is kept or the rest is English): its negations and findings are not read
+    there, so the rest must at least point the same way ("Sí. No se identifica trazo de
+    fractura" to "Is there a fracture?" points to no)."""
+    tail = [w for a, b in rest for w in words[a:b]]
+    cjk = [w for w in tail if any("\u3040" <= c <= "\u9fff" for c in w)]
+    if not cjk and not any(w in v.foreign_marks or w in v.other_language for w in tail):
+        return ""
+    if prop.negated:
+        return "explicit answer to a negated question, the rest in another language"
+    if v.self_corrections.find(tuple(tail)) or any(m in w for w in cjk for m in v.cjk_corrections):
+        return "the rest, in another language, corrects the answer"
+    denial = any(w in v.foreign_denials for w in tail) or any(
+        m in w for w in cjk for m in v.foreign_denial_marks
+    )
+    normal = any(w in v.foreign_normal for w in tail) or any(
+        m in w for w in cjk for m in v.foreign_normal_marks
+    )
+    absent = denial or normal  # the rest says something is absent or normal
+    if prop.normal_predicate:
+        expected = YesNo.YES if absent else YesNo.NO
+    else:
+        expected = YesNo.NO if absent else YesNo.YES
+    if expected is said:
+        return ""
+    what = "says something is absent or normal" if absent else "describes a finding"
+    return f"explicit '{said.value}' but the rest, in another language, {what}"
+
+
 def _polarity(words: tuple[str, ...], a: int, b: int, v: YesNoVocab) -> YesNo | None:
     """YES or NO when words[a:b] is made only of yes phrases or only of no phrases."""
     seen: set[YesNo] = set()
@@ -430,6 +481,11 @@ def _implicit(
     if len(labels) > 1:
         return None, "clauses disagree", tuple(matched)
     lab = next(iter(labels))
+    head = prop.head or (prop.words[-1] if prop.words else None)
+    if lab is YesNo.YES and head is not None and _head_denied(r.words, head, v):
+        # "no definite fracture line visualised. Occult supracondylar fracture likely.": a
+        # denial of the finding itself elsewhere in the answer leaves it undecided.
+        return None, f"another clause denies the '{head}'", tuple(matched)
     if lab is YesNo.YES and prop.normal_predicate:
         # "The left kidney is normal but the right kidney is atrophic."
         bad = next(
@@ -442,6 +498,15 @@ def _implicit(
         lab = YesNo.NO if lab is YesNo.YES else YesNo.YES
         why += "; the question is negated"
     return lab, why, tuple(matched)
+
+
+def _head_denied(words: tuple[str, ...], head: str, v: YesNoVocab) -> bool:
+    """A denial cue ("no", "without") up to two words before the question's finding."""
+    return any(
+        w == head
+        and any(x in ("no", "not", "without") or x in v.no_words for x in words[max(0, i - 2) : i])
+        for i, w in enumerate(words)
+    )
 
 
 def _clause(
