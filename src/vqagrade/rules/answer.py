@@ -59,7 +59,7 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         if thought is Label.NONE or (
             thought in (Label.A, Label.B)
             and thought is not v.label
-            and not _may_name(r.reasoning, opts, v.label)
+            and not _names_key(r.reasoning, opts, v.label, lex)
         ):
             assert thought is not None
             why = f"the reasoning before the answer tag reads as {thought.value}"
@@ -164,6 +164,13 @@ def _code_in_compound(r: Reading, h: Hit, opts: Options) -> bool:
         rest = f[h.end + 1 : k]
     word = rest.split()[0].lower() if rest.split() else ""
     return word.isalpha() and word not in opts.context
+
+
+def _names_key(text: str, opts: Options, label: Label, lex: Lexicon) -> bool:
+    """Whether `text` names a word that tells option `label` from the other ("left" of
+    "left kidney"; not "kidney", which both share)."""
+    own = opts.a if label is Label.A else opts.b
+    return _may_name(text, opts, label) and not set(own.key).isdisjoint(lex.canon.words(text))
 
 
 def _may_name(text: str, opts: Options, label: Label) -> bool:

@@ -32,6 +32,9 @@ _JSON_FENCE = re.compile(r"^```(?:json)?\s*(\{.*\})\s*```$", re.S | re.I)
 _ANSWER_KEYS = frozenset(
     {"answer", "final_answer", "choice", "option", "label", "prediction", "result", "side"}
 )
+# LaTeX answers of reasoning models: "$\boxed{B}$", "\boxed{\text{left}}".
+_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
+_LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf|textit)\{([^{}]*)\}")
 # Keys whose value is no note on the answer: the answer itself, or the question echoed.
 _NOT_NOTES = _ANSWER_KEYS | {"question", "prompt", "options", "choices", "image", "modality"}
 _TRUE = frozenset({"yes", "true", "present", "y"})
@@ -282,6 +285,15 @@ def _find(
         rendered = _structured(t)
         if rendered is not None:
             return Focus(rendered[0], "structured answer", notes=rendered[1]), None
+    if structured and "\\boxed" in t:
+        boxes = [_LATEX_TEXT.sub(r"\1", m.group(1)).strip() for m in _BOXED.finditer(t)]
+        if boxes:
+            if len({b.lower() for b in boxes}) > 1:
+                return Focus("", "boxed answers that disagree"), None
+            # "... **Final Answer:** $\boxed{Yes}$": the box holds the answer; the text
+            # before it is held against it like a <think> block.
+            at = t.find("\\boxed")
+            return Focus(boxes[-1], "boxed answer", reasoning=t[:at].strip()), None
     if structured and t[-1:] in ("}", "`") and "{" in t:
         obj = _trailing_object(t)
         if obj is not None:
