@@ -30,9 +30,11 @@ class _Vocab:
         self.denied_after = phrases("denied_after")
         # "The appendix is not visualized": an option said not to be seen is not chosen.
         self.unassessed = lex.unassessed
+        # With the words after which the canonical form turns a roman numeral into digits
+        # ("Forrest IIa" reads "forrest 2a"): the numeral after them is a grade.
         self.grade_words = frozenset(
             w for p in lists.get("multiple_choice.grade_words", ()) for w in lex.canon.words(p)
-        )
+        ) | frozenset(lex.canon.numbered)
         markers = sorted(lists.get("multiple_choice.answer_markers", ()), key=len, reverse=True)
         copulas = (" es", " est", " ist", " é", " è")
         latin = [m for m in markers if m.isascii() or m[0].isascii()]

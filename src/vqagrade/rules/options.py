@@ -576,6 +576,8 @@ def _finish(
 ) -> Options | NotTwoOption:
     a_words = _content(lex.canon.words(a_text), lex)
     b_words = _content(lex.canon.words(b_text), lex)
+    if span and len(a_words) == 1 and len(b_words) == 1:
+        a_words, b_words = _numbered_options(a_words, b_words, question[: span[0]], lex)
     if not a_words or not b_words:
         return NotTwoOption("unparsed", "an option has no content words")
     if a_words == b_words:
@@ -619,6 +621,20 @@ def _stem(question: str, span: tuple[int, int] | tuple[()]) -> str:
         return question[: span[0]].strip()
     m = _LETTER.search(question)
     return (question[: m.start()] if m else question).strip()
+
+
+def _numbered_options(
+    a: tuple[str, ...], b: tuple[str, ...], before: str, lex: Lexicon
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Roman numeral options after a numbering word ("Is the Bosniak category IIF or III?")
+    as the answer's canonical form reads them ("2f", "3")."""
+    roman = lex.canon.roman
+    if a[0] not in roman or b[0] not in roman:
+        return a, b
+    last = lex.canon.words(before)[-1:]
+    if not last or last[0] not in lex.canon.numbered:
+        return a, b
+    return (roman[a[0]],), (roman[b[0]],)
 
 
 def _numeral(word: str, lex: Lexicon) -> bool:
