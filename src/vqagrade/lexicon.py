@@ -149,6 +149,8 @@ _LIST_SECTIONS = {
         "foreign_denial_marks",
         "foreign_normal",
         "foreign_normal_marks",
+        "foreign_contrast",
+        "image_context",
         "presence",
         "prepositions",
         "self_corrections",

@@ -64,6 +64,8 @@ class YesNoVocab:
         # Matched inside Chinese and Japanese text (not split into words): tuples to scan.
         self.foreign_denial_marks = tuple(lists.get("yes_no.foreign_denial_marks", ()))
         self.foreign_normal_marks = tuple(lists.get("yes_no.foreign_normal_marks", ()))
+        self.foreign_contrast = words("foreign_contrast")
+        self.image_context = words("image_context")
         self.cjk_corrections = tuple(
             p for p in lists.get("yes_no.self_corrections", ()) if not p.isascii()
         )

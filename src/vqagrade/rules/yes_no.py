@@ -16,6 +16,7 @@ hedges, junk, truncation); then, in order:
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from ..kinds import YesNo
@@ -244,6 +245,8 @@ def _label(
         return YesNoVerdict(said, how, f"explicit '{said.value}'", f, matched, tuple(cues))
     if found is None and not foreign:
         found = _short_answer(words, prop, lex, v)
+    if found is None and explicit == set() and prop.implicit:
+        found = _foreign_denial(r, prop, v)
     if found is None:
         why = "no yes/no and no restatement of the question"
         return YesNoVerdict(None, "no-answer", why, f)
@@ -370,6 +373,65 @@ def _yes_or_no(words: tuple[str, ...], lex: Lexicon) -> bool:
 def label_yes_no_text(text: str, prop: Proposition, lex: Lexicon) -> YesNoVerdict:
     """Label an answer text against a yes/no question's proposition."""
     return label_yes_no(read_answer(text, lex), prop, lex)
+
+
+def _fold(word: str) -> str:
+    """A word in a form shared by its cognates in European languages ("neumoperitoneo",
+    "pneumoperitoneum" -> "neumoperitone..."): accents, "ph", "th", "y", "k" and doubled
+    letters folded."""
+    w = unicodedata.normalize("NFKD", word.lower())
+    w = "".join(c for c in w if c.isalpha() and c.isascii())
+    if w.startswith(("pn", "ps")):
+        w = w[1:]
+    w = w.replace("ph", "f").replace("th", "t").replace("y", "i").replace("k", "c")
+    return re.sub(r"(.)\1", r"\1", w)
+
+
+def _cognate(english: str, word: str) -> bool:
+    """Whether an answer word in another language is the English word's cognate ("hernie"
+    for "hernia", "fractura" for "fracture"; a German compound holding it counts)."""
+    a, b = _fold(english), _fold(word)
+    if len(a) < 5 or len(b) < 5:
+        return False
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    if n >= max(5, int(0.7 * min(len(a), len(b)))):
+        return True
+    return len(b) >= 12 and a[:6] in b
+
+
+def _foreign_denial(
+    r: Reading, prop: Proposition, v: YesNoVocab
+) -> tuple[YesNo | None, str, tuple[str, ...]] | None:
+    """'No' to "Is there X?" from an answer in another language that denies X by name ("No se
+    observa neumoperitoneo.", "Kein Hinweis auf einen Mitralklappenprolaps.", "Je ne vois pas
+    de hernie hiatale."): a denial cue before a cognate of every word of the question's
+    finding, in one clause with no contrast. Anything else is left unread."""
+    words = r.words
+    if prop.negated or prop.normal_predicate or prop.alternatives or not prop.words:
+        return None
+    if not any(w in v.foreign_marks or w in v.other_language for w in words):
+        return None  # English answers are read by the rules above
+    if len(words) > 16 or any(w in v.foreign_contrast for w in words) or ";" in r.focus:
+        return None
+    needed = [w for w in prop.words if w not in v.image_context]
+    if not needed:
+        return None
+    spots = []
+    for target in needed:
+        at = next((k for k, w in enumerate(words) if _cognate(target, w)), None)
+        if at is None:
+            return None
+        spots.append(at)
+    first = min(spots)
+    before = range(max(0, first - 6), first)
+    cue = next((words[j] for j in before if words[j] in v.foreign_denials), None)
+    if cue is None:
+        return None
+    return YesNo.NO, f"denies the question's finding in another language ('{cue}')", tuple(needed)
 
 
 def _foreign_rest(
