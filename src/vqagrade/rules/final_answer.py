@@ -31,6 +31,8 @@ _JSON_FENCE = re.compile(r"^```(?:json)?\s*(\{.*\})\s*```$", re.S | re.I)
 # the thing it names ({"left": false, "right": true}).
 _ANSWER_KEYS = frozenset(
     {"answer", "final_answer", "choice", "option", "label", "prediction", "result", "side"}
+    # The same key in the languages answers come in ({"antwort": "B"}, {"答案": "是"}).
+    | {"antwort", "respuesta", "réponse", "reponse", "resposta", "risposta", "答案", "回答", "答え"}
 )
 # LaTeX answers of reasoning models: "$\boxed{B}$", "\boxed{\text{left}}".
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
