@@ -14,6 +14,7 @@ from ..labels import Label
 from ..lexicon import Lexicon
 from .comparison import comparative, off_comparand
 from .decide import decide
+from .final_answer import flag_table
 from .mentions import (
     drop_conditional,
     drop_other_structures,
@@ -30,7 +31,16 @@ from .mentions import (
 from .negation import negate
 from .options import Options
 from .polar import read_question
-from .reading import _LETTER_MARK, Hit, Reading, Verdict, clause_end, clause_start, read_answer
+from .reading import (
+    _LETTER_MARK,
+    ORDINAL_ONLY,
+    Hit,
+    Reading,
+    Verdict,
+    clause_end,
+    clause_start,
+    read_answer,
+)
 from .yes_no import reasoning_contradicts
 
 __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_answer"]
@@ -182,6 +192,17 @@ def _may_name(text: str, opts: Options, label: Label) -> bool:
 
 
 def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
+    f = r.focus
+    if f[:1] == "|" and "\n" in f:
+        # A markdown table of yes/no flags, one row per option ("| Right | No |").
+        table = flag_table(f)
+        if table is not None:
+            return label_answer(table, opts, lex)
+    m0 = ORDINAL_ONLY.match(f) if len(f) < 30 else None
+    if m0:
+        # "Option 1", "the second option", "the latter": the options in their order.
+        lab = Label.A if (m0.group(1) or m0.group(3) or m0.group(5)) else Label.B
+        return Verdict(lab, "letter", f"names option {lab.value} by its order", f)
     if r.two_option_early is not None:
         return r.two_option_early
     if r.early is not None and r.yes_no and opts.source == "or-not":

@@ -254,6 +254,37 @@ def _structured(t: str) -> tuple[str, str] | None:
     return ". ".join(parts), note
 
 
+_TABLE_TRUE = _TRUE | {"\u2713", "\u2714", "positive", "+"}
+_TABLE_FALSE = _FALSE | {"\u2717", "\u2718", "negative", "-", "\u2014"}
+
+
+def flag_table(t: str) -> str | None:
+    """A markdown table of yes/no flags as plain text, like a JSON object of flags ("| Right
+    | No |" / "| Left | Yes |" -> "Left. no Right"); None for any other table or text."""
+    rows = [line.strip().strip("|").split("|") for line in t.strip().splitlines()]
+    if not all(len(r) >= 2 for r in rows) or len(rows) < 3:
+        return None
+    rows = [[c.strip() for c in r] for r in rows]
+    head, body = rows[0], [r for r in rows[2:] if any(c for c in r)]
+    if not body or not set("".join(rows[1])) <= set("-: "):
+        return None
+    yes: list[str] = []
+    no: list[str] = []
+    two = len(head) == 2 and all(len(r) == 2 for r in body)
+    for r in body:
+        cells = [(r[0], r[1])] if two else list(zip(head[1:], r[1:], strict=False))
+        for name, value in cells:
+            flag = value.lower().strip("*_ ")
+            if flag in _TABLE_TRUE:
+                yes.append(name)
+            elif flag in _TABLE_FALSE:
+                no.append(name)
+            else:
+                return None  # a table of values, not of flags: read as text
+    parts = [" and ".join(yes)] if yes else []
+    return ". ".join(parts + [f"no {n}" for n in no]) or None
+
+
 def _trailing_object(t: str) -> tuple[str, str, str] | None:
     """A JSON object with an answer key that ends a longer answer ("Reasoning: ... {"answer":
     "A"}"): its answer, its other fields and the text before it; None without one."""

@@ -20,6 +20,12 @@ from .text import lemma_table
 _LETTER_ONLY = re.compile(
     r"^\s*(?:(?:option|choice|answer|letter)\s*)?[(\[]?([ab])[)\].:]?[.!]?\s*$", re.I
 )
+# The options by their order: "Option 1", "the second option", "the first one", "the latter".
+ORDINAL_ONLY = re.compile(
+    r"^\s*(?:the\s+)?(?:(?:(first|1st)|(second|2nd))\s+(?:option|one|choice|alternative)"
+    r"|(?:option|choice)\s*(?:(1|one)|(2|two))|(former)|(latter))\s*[.!]?\s*$",
+    re.I,
+)
 # Another option's letter after a leading one: "(A) / (B)", "A) or B)" name both letters.
 _LETTER_MARK = re.compile(r"\(([AaBb])\)|(?<![\w'])([AB])[).:]")
 # A letter with its text: "(A) axial", "B. coronal", "A (coronal)" (the text in brackets).
