@@ -106,6 +106,10 @@ def _inner_answer(text: str, voc: _Vocab) -> tuple[str, str] | None:
     the reasoning the object gives ("" when none)."""
     if "\\boxed" in text:
         found = _BOXED.findall(text)
+        boxes = list(dict.fromkeys(str(x).strip() for x in found if str(x).strip()))
+        if len(boxes) > 1:
+            # "\boxed{B} or \boxed{C}": boxes that disagree choose more than one option.
+            return " and ".join(boxes), ""
         if found and found[-1].strip():
             return str(found[-1]).strip(), ""
     if "{" in text:

@@ -587,6 +587,17 @@ def _other_option_words(
             other = _owner_of(words[a - 2], k, info)
             if other is not None:
                 return f"a range or alternative with option {LETTERS[other].value}"
+    if not any(o == k for o, _, _, _ in spans) and k < len(info.distinct):
+        # Named by a word only it has ("flutter" of "Atrial flutter"): "AF or flutter" offers
+        # it as one of alternatives.
+        own = info.distinct[k]
+        for t, w in enumerate(words):
+            if w not in own:
+                continue
+            if (t >= 2 and words[t - 1] == "or" and _content(words[t - 2], lex)) or (
+                t + 2 < len(words) and words[t + 1] == "or" and _content(words[t + 2], lex)
+            ):
+                return "an alternative beside the option"
     for o, neg, a, b in spans:
         if o != k or neg:
             continue

@@ -228,6 +228,15 @@ def _structured(t: str) -> tuple[str, str] | None:
         return None
     answer: str | None = None
     notes: list[str] = []
+    given = {
+        str(value).strip().lower()
+        for key, value in data.items()
+        if str(key).lower() in _ANSWER_KEYS and isinstance(value, str) and value.strip()
+    }
+    if len(given & _TRUE) + len(given & _FALSE) > 1 or len({g for g in given if len(g) == 1}) > 1:
+        # {"answer": "yes", "final_answer": "no"}, {"answer": "A", "choice": "B"}: two answers,
+        # neither is final ({"choice": "A", "label": "pigmented"} names one option twice).
+        return "", ""
     for key, value in data.items():
         if answer is None and str(key).lower() in _ANSWER_KEYS:
             answer = value if isinstance(value, str) else ""

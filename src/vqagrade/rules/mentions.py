@@ -373,7 +373,9 @@ def _other_modifier(r: Reading, h: Hit, own: tuple[str, ...], lex: Lexicon) -> b
 _JOINERS = frozenset({"-", "\u2013", "/"})
 # Prepositions that open what comes with a structure, not a structure it belongs to: "the
 # right hemithorax with mediastinal shift" names the hemithorax ("of" would name another).
-_ACCOMPANYING = frozenset({"with", "without"})
+# Words that end the noun phrase after a bare side: "with"/"without" what accompanies it, and
+# the additive adverbs ("and the left as well", "the left too") that name no structure.
+_ACCOMPANYING = frozenset({"with", "without", "as", "too", "also", "again", "only"})
 # The classes of a word without any (read only; no new empty set per lookup).
 _NO_CLASSES: frozenset[str] = frozenset()
 

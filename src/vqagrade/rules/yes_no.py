@@ -528,7 +528,7 @@ def _implicit(
     labels: set[YesNo] = set()
     matched: list[str] = []
     why = ""
-    for a, b in ranges:
+    for a, b in _denied_lists(r, ranges, lex):
         got = _clause(r, a, b, prop, lex, v)
         if got is None:
             continue
@@ -544,7 +544,7 @@ def _implicit(
         return None, "clauses disagree", tuple(matched)
     lab = next(iter(labels))
     head = prop.head or (prop.words[-1] if prop.words else None)
-    if lab is YesNo.YES and head is not None and _head_denied(r.words, head, v):
+    if lab is YesNo.YES and head is not None and _head_denied(r, head, v):
         # "no definite fracture line visualised. Occult supracondylar fracture likely.": a
         # denial of the finding itself elsewhere in the answer leaves it undecided.
         return None, f"another clause denies the '{head}'", tuple(matched)
@@ -562,13 +562,48 @@ def _implicit(
     return lab, why, tuple(matched)
 
 
-def _head_denied(words: tuple[str, ...], head: str, v: YesNoVocab) -> bool:
-    """A denial cue ("no", "without") up to two words before the question's finding."""
-    return any(
-        w == head
-        and any(x in ("no", "not", "without") or x in v.no_words for x in words[max(0, i - 2) : i])
-        for i, w in enumerate(words)
-    )
+_LIST_DENIALS = frozenset({"no", "without"})
+
+
+def _denied_lists(r: Reading, ranges: list[tuple[int, int]], lex: Lexicon) -> list[tuple[int, int]]:
+    """Clauses with the items of a denied list joined back to the denial: "No focal
+    consolidation, effusion or pneumothorax." denies all three (a comma after a clause that
+    opens with "no" continues its list when what follows is a short verbless phrase)."""
+    if len(ranges) < 2 or _LIST_DENIALS.isdisjoint(r.wordset):
+        return ranges
+    words, f = r.words, r.focus
+    verbs = lex.grammar["copula"]
+    out = [ranges[0]]
+    for a, b in ranges[1:]:
+        pa, pb = out[-1]
+        gap = f[r.ends[pb - 1] : r.starts[a]] if pb == a else ""
+        if (
+            words[pa] in _LIST_DENIALS
+            and words[a] not in _LIST_DENIALS
+            and gap.strip() == ","
+            and b - a <= 4
+            and not any(w in verbs for w in words[a:b])
+        ):
+            out[-1] = (pa, b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def _head_denied(r: Reading, head: str, v: YesNoVocab) -> bool:
+    """A denial cue ("no", "without") up to two words before the question's finding, with no
+    clause punctuation between them."""
+    words, f = r.words, r.focus
+    for i, w in enumerate(words):
+        if w != head:
+            continue
+        for j in range(max(0, i - 2), i):
+            x = words[j]
+            if (x in ("no", "not", "without") or x in v.no_words) and not any(
+                c in ",.;:" for c in f[r.ends[j] : r.starts[i]]
+            ):
+                return True
+    return False
 
 
 def _clause(
