@@ -563,6 +563,24 @@ def _implicit(
 
 
 _LIST_DENIALS = frozenset({"no", "without"})
+# Endings of the adjectives a question asks about ("hypodense", "enhancing", "symmetric",
+# "solid"): a bare answer that repeats one answers the question; a repeated noun does not.
+_ADJECTIVE_ENDINGS = (
+    "ic",
+    "al",
+    "ous",
+    "ive",
+    "ed",
+    "ing",
+    "ent",
+    "ant",
+    "ar",
+    "ile",
+    "ense",
+    "id",
+    "oid",
+    "ate",
+)
 
 
 def _denied_lists(r: Reading, ranges: list[tuple[int, int]], lex: Lexicon) -> list[tuple[int, int]]:
@@ -998,6 +1016,22 @@ def _short_answer(
                 return YesNo.NO, f"names the opposite of '{pred}' ('{rest[0]}')", tuple(rest)
             if not rest and pred in content:
                 return YesNo.YES, f"names the predicate ('{pred}')", (pred,)
+    last = prop.words[-1]
+    if (
+        len(prop.words) == 2
+        and len(content) == 1
+        and prop.predicate != last
+        # An adjective, not a noun: "Kidney" to "does this image show a normal kidney?" echoes.
+        and last.endswith(_ADJECTIVE_ENDINGS)
+        and last not in v.organs
+    ):
+        # "Is the lesion hypodense?" - "Hypodense." / "Non-enhancing." to "... enhancing?":
+        # a bare word that is the question's last word, or that word with a negative prefix.
+        x = content[0]
+        if x == last and len(last) > 3:
+            return YesNo.YES, f"names the question's word ('{last}')", (last,)
+        if any(x == p + last for p in lex.negative_prefixes) and len(last) > 4:
+            return YesNo.NO, f"names the question's word with a negative prefix ('{x}')", (x,)
     if len(content) > 6 or lex.comparatives.find(words):
         return None
     if len(content) == 1:
