@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..kinds import YesNo
 from ..labels import Label
 from ..lexicon import Lexicon
-from .comparison import comparative, off_comparand
+from .comparison import comparative, direction, off_comparand
 from .decide import decide
 from .final_answer import flag_table
 from .mentions import (
@@ -262,6 +262,11 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         comp = comparative(r, hits, opts, lex, cues)
         if comp is not None:
             return Verdict(comp[0], "comparative", comp[1], f, tuple(hits), tuple(cues))
+    if opts.comparand and opts.predicate is None:
+        # "Is the lesion more hyperintense or hypointense than grey matter?" - "darker".
+        way = direction(r, opts, lex, cues)
+        if way is not None:
+            return Verdict(way[0], "comparative", way[1], f, tuple(hits), tuple(cues))
     if opts.comparand and hits:
         off = off_comparand(r, opts, lex)
         if off:

@@ -95,3 +95,102 @@ def off_comparand(r: Reading, opts: Options, lex: Lexicon) -> str | None:
             if off:
                 return " ".join(off)
     return None
+
+
+_AROUND = frozenset(
+    {"adjacent", "surrounding", "background", "neighbouring", "neighboring", "normal"}
+    | {"parenchyma", "tissue", "remaining", "rest"}
+)
+
+
+def _sign_of(words: tuple[str, ...], lex: Lexicon) -> tuple[str, int] | None:
+    """The dimension and sign an option names ("more hyperintense", "darker", "less dense";
+    "hyperintense" of "more hyperintense or hypointense than X?" read with its "more")."""
+    signs = lex.comparative_sign
+    return signs.get(words) or signs.get(("more",) + words)
+
+
+def direction(
+    r: Reading, opts: Options, lex: Lexicon, cues: list[str]
+) -> tuple[Label | None, str] | None:
+    """Read "X is darker than Y" when the options are two directions of one dimension and
+    the question names what the subject is compared with ("Is the lesion more hyperintense
+    or hypointense than grey matter?"; "brighter or darker than CSF?"); None if no reading.
+
+    The comparand must come after the comparative ("... than the grey matter"); said the
+    other way round ("the grey matter is brighter than the lesion") the sign flips only when
+    the question's subject is what follows "than". A negated or equal comparison abstains.
+    """
+    a, b = _sign_of(opts.a.words, lex), _sign_of(opts.b.words, lex)
+    if a is None or b is None or a[0] != b[0] or a[1] == b[1]:
+        return None
+    dim = a[0]
+    words = r.words
+    comparand = set(opts.comparand) | {stem(w) for w in opts.comparand}
+    subject = {
+        w
+        for w in opts.outside
+        if content_word(w, lex)
+        and w not in comparand
+        and w not in opts.a.words
+        and w not in opts.b.words
+    }
+    # Words that still name the comparand ("the adjacent hepatic parenchyma" for "the
+    # liver"): its parts, and where it lies.
+    filler = lex.grammar["comparison_filler"] | _AROUND
+    filler = filler | {p for c in opts.comparand for p in lex.parts.get(c, ())}
+    found: set[Label] = set()
+    for i, j in _comparisons(r, lex):
+        key = words[i:j]
+        d, sign = lex.comparative_sign.get(key) or lex.comparative_sign[("more",) + key]
+        if d != dim:
+            continue
+        cues.append("comparative:" + " ".join(key))
+        lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
+        if any(w in {"not", "no", "never", "as"} for w in words[max(0, i - 3) : i]):
+            return None, "a negated or equal comparison"
+        than_at = next(
+            (k for k in range(j, min(len(words), j + 3)) if lex.than.match_at(words, k)), None
+        )
+        if than_at is None:
+            continue
+        p = lex.than.match_at(words, than_at)
+        assert p is not None
+        after = [w for k, w in enumerate(words) if than_at + len(p) <= k and r.ends[k] <= hi]
+        before = [w for k, w in enumerate(words[:i]) if r.starts[k] >= lo]
+        said = [w for w in after[:6] if content_word(w, lex) and w not in filler]
+        if any(w not in comparand and stem(w) not in comparand and w not in subject for w in said):
+            # "larger than if the image was taken PA" to "... than if taken AP?"
+            return None, f"compares with '{' '.join(said)}'"
+        if any(w in comparand or stem(w) in comparand for w in after[:6]):
+            if any(w in comparand or stem(w) in comparand for w in before):
+                return None, "names what is compared on both sides"
+            found.add(Label.A if sign == a[1] else Label.B)
+        elif any(w in subject or stem(w) in subject for w in after[:6]) and any(
+            w in comparand or stem(w) in comparand for w in before
+        ):
+            # "The grey matter is brighter than the lesion": the subject is darker.
+            found.add(Label.A if -sign == a[1] else Label.B)
+        else:
+            return None, "compares with something the question does not name"
+    if not found:
+        return None
+    if len(found) > 1:
+        return None, "comparatives point to different options"
+    chosen = found.pop()
+    return chosen, f"the comparative selects option {chosen.value}"
+
+
+def _comparisons(r: Reading, lex: Lexicon) -> list[tuple[int, int]]:
+    """Comparatives in the answer: listed ones ("darker", "more hypointense"), and a word
+    that reads as one with "more" when "than"/"relative to" follows it ("hypodense
+    relative to the spleen")."""
+    words = r.words
+    out = list(lex.comparatives.find(words))
+    taken = {k for i, j in out for k in range(i, j)}
+    for i, w in enumerate(words):
+        if i in taken or ("more", w) not in lex.comparative_sign:
+            continue
+        if any(lex.than.match_at(words, k) for k in range(i + 1, min(len(words), i + 3))):
+            out.append((i, i + 1))
+    return sorted(out)
