@@ -375,7 +375,11 @@ _JOINERS = frozenset({"-", "\u2013", "/"})
 # right hemithorax with mediastinal shift" names the hemithorax ("of" would name another).
 # Words that end the noun phrase after a bare side: "with"/"without" what accompanies it, and
 # the additive adverbs ("and the left as well", "the left too") that name no structure.
-_ACCOMPANYING = frozenset({"with", "without", "as", "too", "also", "again", "only"})
+_ACCOMPANYING = frozenset(
+    {"with", "without", "as", "too", "also", "again", "only"}
+    # ... and what the phrase is read as ("the left costophrenic angle consistent with").
+    | {"consistent", "compatible", "suggestive", "suggesting", "indicating", "keeping"}
+)
 # The classes of a word without any (read only; no new empty set per lookup).
 _NO_CLASSES: frozenset[str] = frozenset()
 
