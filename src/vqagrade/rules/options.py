@@ -438,8 +438,9 @@ def _restore(
     xb = lex.canon.base(xt)
     yb = lex.canon.base(yt)
     prefix = xb[-1].text if xb else ""
-    if prefix in lex.canon.join_prefixes and yb and q[x[-1].end : x[-1].end + 1] == "-":
-        # "hyper- or hypointense": X is a prefix that shares Y's stem -> "hyperintense".
+    if prefix in lex.canon.join_prefixes and yb:
+        # "hyper- or hypointense", "hyper or hypointense": X is a prefix that shares Y's
+        # stem -> "hyperintense" (a prefix is never an option on its own).
         other = next((p for p in lex.canon.join_prefixes if yb[0].text.startswith(p)), None)
         if other is not None and other != prefix and len(yb[0].text) > len(other) + 2:
             xt = prefix + yb[0].text[len(other) :]
