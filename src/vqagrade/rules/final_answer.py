@@ -67,7 +67,9 @@ class Focus:
 @lru_cache(maxsize=8)
 def _patterns(
     lex: Lexicon,
-) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[str, ...]]:
+) -> tuple[
+    re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[str, ...], re.Pattern[str] | None
+]:
     tags = "|".join(re.escape(t) for t in sorted(lex.role_tags, key=len, reverse=True))
     role = re.compile(rf"^\s*(?:(?:{tags})\s*:\s*)+", re.I) if tags else re.compile(r"^\b$")
     # "answer" alone must be followed by a colon; longer markers may be followed by "is"/":".
@@ -87,7 +89,16 @@ def _patterns(
         words.append(body)
     conclusion = re.compile(r"(?<![\w])(?:" + "|".join(words) + r")\b[\s,:]*", re.I)
     starts = tuple({m.split()[0].rstrip(",").lower() for m in lex.conclusion_markers})
-    return role, final, conclusion, starts
+    # The same markers for lower-cased ASCII text, without the leading lookbehind (checked in
+    # Python, see `_concludes`): a pattern that opens with a lookbehind, or ignores case, is
+    # tried at every position; this one skips ahead to its first letters (~3x faster).
+    ascii_words = [w.lower() for w in words]
+    plain = (
+        re.compile(r"(?:" + "|".join(ascii_words) + r")\b")
+        if words and all(w.isascii() for w in ascii_words)
+        else None
+    )
+    return role, final, conclusion, starts, plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +232,7 @@ def _find(
     text: str, lex: Lexicon, fix: _Corrections, structured: bool = True
 ) -> tuple[Focus, str | None]:
     """The focus, and the focus lower-cased when it was made on the way (else None)."""
-    role, final, conclusion, conclusion_words = _patterns(lex)
+    role, final, conclusion, conclusion_words, plain = _patterns(lex)
     t = text.strip()
     if structured and t[:1] in ("{", "`"):
         rendered = _structured(t)
@@ -272,7 +283,7 @@ def _find(
     if (
         not any(w in low for w in conclusion_words)
         or not _HAS_SENTENCE_BREAK.search(t)
-        or not conclusion.search(t)
+        or not _concludes(t, low, conclusion, plain)
     ):
         return Focus(t, "whole answer"), low if len(low) == len(t) else None
     sentences = [s for s in _SENTENCE_SPLIT.split(t) if s.strip()]
@@ -286,6 +297,25 @@ def _find(
                 body = " ".join(x.strip() for x in sentences[:k])
                 return Focus(rest, "concluding sentence", body=body), None
     return Focus(t, "whole answer"), low if len(low) == len(t) else None
+
+
+def _concludes(
+    t: str, low: str, conclusion: re.Pattern[str], plain: re.Pattern[str] | None
+) -> bool:
+    """Whether `conclusion` matches somewhere in `t` (`low`: `t` lower-cased). On ASCII text
+    lower-casing is exact and keeps offsets, so `plain` finds the same markers in `low`, and
+    the word boundary before one (the lookbehind of `conclusion`) is checked here."""
+    if plain is None or not t.isascii():
+        return conclusion.search(t) is not None
+    pos = 0
+    while True:
+        m = plain.search(low, pos)
+        if m is None:
+            return False
+        a = m.start()
+        if a == 0 or not (low[a - 1].isalnum() or low[a - 1] == "_"):
+            return True
+        pos = a + 1
 
 
 def _clean(text: str, role: re.Pattern[str]) -> str:

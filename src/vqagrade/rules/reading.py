@@ -112,6 +112,9 @@ class Reading:
     between two options ("suspicious for", "cannot distinguish"), or an answer cut off after
     a word that opens a complement ("On balance this is"). The yes/no reader reads its own
     hedges clause by clause and its own truncation."""
+    body_reading: Reading | None = None
+    """The reading of `body`, made on first need (option-independent like the rest): an
+    answer labelled under several options reads its body once."""
 
 
 def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
