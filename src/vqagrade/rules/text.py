@@ -157,6 +157,9 @@ class Canonicalizer:
         # Notation: spinal levels become one word ("L4-5" -> "l4_l5"); roman numerals after
         # a numbered word become arabic ("grade II" -> "grade 2").
         self.numbered = frozenset(numbered)
+        # Every word that sends `base_arrays` off its common path (a numbered word, a prefix
+        # to join): most answers hold none, decided in one pass over their words.
+        self._raw_cues = self.numbered | self.join_prefixes | self._pair_prefixes
         self.roman = dict(roman or {})
         letters = "".join(sorted({p.lower() for p in level_prefixes}))
         # Opens with a digit: letters are everywhere in answers, digits are rare.
@@ -230,14 +233,17 @@ class Canonicalizer:
             probe = self._level_probe
         if probe is not None and probe.search(low) is not None:
             raw, starts, ends = self._join_levels(low, raw, starts, ends)
-        if self.roman and not self.numbered.isdisjoint(raw):
+        # None of the cues: no numeral to convert and, unless `raw` changes below, no prefix.
+        quiet = self._raw_cues.isdisjoint(raw)
+        if not quiet and self.roman and not self.numbered.isdisjoint(raw):
             raw = self._arabic(raw)
         if self._cs_probe is not None and self._has_case_sensitive(text):
             raw, starts, ends = self._apply_case_sensitive(text, raw, starts, ends)
+            quiet = False
         join, fold, folds = self.join_prefixes, self._fold, self._folds
         combining = "o-" in low
         pairs = self._pair_prefixes if "- " in low else frozenset()
-        if not combining and join.isdisjoint(raw) and pairs.isdisjoint(raw):
+        if not combining and (quiet or (join.isdisjoint(raw) and pairs.isdisjoint(raw))):
             # The common case: no prefix to glue, one lookup per word.
             return [folds.get(w) or fold(w) for w in raw], starts, ends
         words: list[str] = []
