@@ -86,6 +86,10 @@ class Options:
     subject_option_words: frozenset[str] = frozenset()
     """The options' words that the question also uses outside them ("cell" above): part of
     the signature (empty for most questions), so reading it keeps labels shared."""
+    question_negated: frozenset[str] = frozenset()
+    """The words that make one of `question_words` behind a negative prefix ("located" for
+    "dislocated"): `w in question_negated` is `any(p + w in question_words for p in
+    negative_prefixes)`, one lookup. Read it only after reading `context`."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -587,6 +591,9 @@ def _finish(
         question_findings=context & lex.grammar["finding_words"],
         question_outside=outside,
         subject_option_words=outside & frozenset(a_words + b_words),
+        question_negated=frozenset(
+            c[len(p) :] for c in context for p in lex.negative_prefixes if c.startswith(p)
+        ),
     )
 
 

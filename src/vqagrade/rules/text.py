@@ -23,6 +23,7 @@ _SPAN_JOINS = frozenset({"to", "or", "and"})
 # Splitting on a capturing group gives separators and words alternately; their lengths give
 # every span (in C, via accumulate) without building a match object per word.
 _WORD_SPLIT = re.compile(r"([^\W_]+)")
+_WORD_SPLIT_ASCII = re.compile(r"([a-z0-9]+)")  # the same on lower-cased ASCII text
 # Contractions split by the tokenizer ("isn't" -> "isn", "t"), mapped back to words.
 _CONTRACTIONS = {
     "can": ("cannot",),
@@ -219,14 +220,16 @@ class Canonicalizer:
         low = text.lower()
         if len(low) != len(text):  # a few Unicode letters change length when lower-cased
             low = "".join(c.lower()[:1] or c for c in text)
-        parts = _WORD_SPLIT.split(low)
+        ascii_text = low.isascii()
+        # Lower-cased ASCII text: [^\W_] is [a-z0-9], a plain character set (~20% faster).
+        parts = (_WORD_SPLIT_ASCII if ascii_text else _WORD_SPLIT).split(low)
         if len(parts) == 1:
             return [], [], []
         offsets = list(accumulate(map(len, parts), initial=0))
         raw, starts, ends = parts[1::2], offsets[1:-1:2], offsets[2:-1:2]
         if "t" in raw:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
-        if low.isascii():
+        if ascii_text:
             # In ASCII text a level's separator is "-" or "/": most answers hold neither.
             probe = self._level_probe_ascii if "-" in low or "/" in low else None
         else:
@@ -448,8 +451,14 @@ class PhraseSet:
 
     def match_at(self, words: tuple[str, ...], i: int) -> tuple[str, ...] | None:
         """The longest phrase starting at position i, if any."""
-        for p in self._by_first.get(words[i], ()):
-            if words[i : i + len(p)] == p:
+        bucket = self._by_first.get(words[i])
+        if bucket is None:
+            return None
+        for p in bucket:
+            k = len(p)
+            if k == 1:
+                return p  # a bucket holds the phrases whose first word is words[i]
+            if i + k <= len(words) and words[i + 1] == p[1] and words[i : i + k] == p:
                 return p
         return None
 
@@ -466,7 +475,7 @@ class PhraseSet:
         out: list[tuple[int, int]] = []
         i, n = 0, len(words)
         while i < n:
-            p = self.match_at(words, i) if words[i] in self._by_first else None
+            p = self.match_at(words, i)
             if p:
                 out.append((i, i + len(p)))
                 i += len(p)
