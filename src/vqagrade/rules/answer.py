@@ -89,7 +89,7 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             return Verdict(None, "reasoning", why, v.focus, v.hits, v.cues)
     if r.body and v.label in (Label.A, Label.B):
         other = Label.B if v.label is Label.A else Label.A
-        if _may_name(r.body, opts, other) and _finding_placed(r.body, opts, lex, other):
+        if _may_name(r.body, opts, other) and _finding_placed(r, opts, lex, other):
             # "... a lesion in the left parietal lobe ... In summary: right parietal mass"
             why = "the text before the conclusion chooses the other option"
             return Verdict(None, "body", why, v.focus, v.hits, v.cues)
@@ -127,12 +127,14 @@ def _yes_no_reasoning(text: str, opts: Options, lex: Lexicon, label: Label) -> s
     return f"the reasoning before the answer {other}" if other else ""
 
 
-def _finding_placed(text: str, opts: Options, lex: Lexicon, label: Label) -> bool:
-    """Whether `text` chooses option `label` in a clause that names the finding the question
-    asks about ("There is a ring-enhancing lesion in the left parietal lobe")."""
+def _finding_placed(r: Reading, opts: Options, lex: Lexicon, label: Label) -> bool:
+    """Whether the body of `r` chooses option `label` in a clause that names the finding the
+    question asks about ("There is a ring-enhancing lesion in the left parietal lobe")."""
     if not opts.findings:
         return False
-    body = read_answer(text, lex)
+    body = r.body_reading
+    if body is None:
+        body = r.body_reading = read_answer(r.body, lex)
     v = label_reading(body, opts, lex)
     if v.label is not label or not body.words:
         return False

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable
 
 from ..labels import Label
 from ..lexicon import Lexicon
@@ -107,38 +106,53 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
     neg = {h.option for h in hits if h.negation is not None}
     t_hits, t_cues = tuple(hits), tuple(cues)
 
-    def verdict(label: Label | None, rule: str, reason: str) -> Verdict:
-        return Verdict(label, rule, reason, f, t_hits, t_cues)
-
+    # Verdicts are built in place, not by a nested helper: under mypyc a closure costs an
+    # object per call and a generic call per use.
     if opts.source != "or-not" and "or" in r.wordset and _alternative(r, hits, lex):
         # "mild or moderate ventriculomegaly", "Greenstick or buckle - both are ...": an
         # option offered as one of alternatives is no choice, whatever else is said.
-        return verdict(None, "hedge", "names an option as one of alternatives ('X or Z')")
+        return Verdict(
+            None, "hedge", "names an option as one of alternatives ('X or Z')", f, t_hits, t_cues
+        )
     if "to" in r.wordset and len(aff) == 1 and _range_end(r, hits, lex):
         # "The findings range from mild to moderate." to "mild or severe?": an option that
         # ends a range whose other end is not the other option is no choice.
-        return verdict(None, "hedge", "names an option as one end of a range ('X to Z')")
+        return Verdict(
+            None, "hedge", "names an option as one end of a range ('X to Z')", f, t_hits, t_cues
+        )
     if len(aff) == 1 and _numeral_span(r, hits):
         # "SFU grade III–IV" to "grade 2 or grade 3?": a span of numbers that reaches past
         # the options is neither of them.
-        return verdict(None, "hedge", "names an option as one end of a span of numbers")
+        why = "names an option as one end of a span of numbers"
+        return Verdict(None, "hedge", why, f, t_hits, t_cues)
     if opts.source == "or-not" and hits and not both_cue and not none_cue:
-        return _or_not(hits, words, opts, lex, verdict)
+        return _or_not(hits, words, opts, lex, f, t_hits, t_cues)
     if opts.source == "or-not" and not hits and r.lead is not None:
         # "Yes, it does." to "Does this image use contrast or not?"
         lab = Label.A if r.lead in lex.yes else Label.B
-        return verdict(lab, "or-not", "yes/no to an 'X or not' question")
+        return Verdict(lab, "or-not", "yes/no to an 'X or not' question", f, t_hits, t_cues)
     if aff & neg:
-        return verdict(None, "contradiction", "the answer both affirms and denies an option")
+        return Verdict(
+            None, "contradiction", "the answer both affirms and denies an option", f, t_hits, t_cues
+        )
     if aff and neg and _denied_by_option(r, hits):
         # "ulcerated intact": the other option's word read as a denial is only its mention.
-        return verdict(None, "both-mentioned", "an option denied only by the other option's word")
+        return Verdict(
+            None,
+            "both-mentioned",
+            "an option denied only by the other option's word",
+            f,
+            t_hits,
+            t_cues,
+        )
     denied = _subject_denied(r, hits, opts, lex)
     if denied:
         if aff:
             why = f"denies the '{denied}' the question asks about, yet names an option"
-            return verdict(None, "contradiction", why)
-        return verdict(Label.NONE, "subject-denied", f"denies the '{denied}' outright")
+            return Verdict(None, "contradiction", why, f, t_hits, t_cues)
+        return Verdict(
+            Label.NONE, "subject-denied", f"denies the '{denied}' outright", f, t_hits, t_cues
+        )
     if both_cue and not hits:
         i, j = both_cue[0]
         # "Adrenals: unremarkable bilaterally": a state word right before the cue.
@@ -176,15 +190,15 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             # "Both hips are enlocated." to "Is the hip dislocated on the left or right?":
             # the cue is said with another predicate than the question's.
             why = f"a both/none cue said of another predicate ('{contrary}')"
-            return verdict(None, "cue-elsewhere", why)
+            return Verdict(None, "cue-elsewhere", why, f, t_hits, t_cues)
         if other and not direct and not (len(other) <= 2 and about):
             why = f"a both/none cue about something else ('{' '.join(other[:3])}')"
-            return verdict(None, "cue-elsewhere", why)
+            return Verdict(None, "cue-elsewhere", why, f, t_hits, t_cues)
         if other and not direct and _finding_apart(r, first, opts):
             # "Both lobes are heterogeneous; a dominant nodule is seen": the cue speaks of
             # another predicate; the finding asked about is named in another clause.
             why = "a both/none cue in another clause than the finding asked about"
-            return verdict(None, "cue-elsewhere", why)
+            return Verdict(None, "cue-elsewhere", why, f, t_hits, t_cues)
     if both_cue and _counting(opts, lex):
         both_cue = []  # "Both lesions enhance" to "one lesion or multiple?" counts lesions
     if both_cue and hits:
@@ -196,7 +210,14 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         ):
             both_cue = []
             if aff == {Label.A, Label.B}:
-                return verdict(None, "both-mentioned", "names both options without an answer")
+                return Verdict(
+                    None,
+                    "both-mentioned",
+                    "names both options without an answer",
+                    f,
+                    t_hits,
+                    t_cues,
+                )
     if both_cue and aff:
         i, j = both_cue[0]
         if any(
@@ -206,47 +227,72 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             both_cue = []  # "Both lungs look clear; the liver has a nodule": the cue is denied
     if none_cue and any(lex.neg_after_state.match_at(words, k) for k in range(len(words))):
         # "Neither the heart nor the lung appears normal" says both are abnormal.
-        return verdict(None, "contradiction", "a 'neither' cue around a state word")
+        return Verdict(
+            None, "contradiction", "a 'neither' cue around a state word", f, t_hits, t_cues
+        )
     if both_cue:
         if neg:
-            return verdict(None, "contradiction", "a 'both' cue next to a denied option")
+            return Verdict(
+                None, "contradiction", "a 'both' cue next to a denied option", f, t_hits, t_cues
+            )
         if aff == {Label.A, Label.B} and _joined(hits, words, _OR, strict=False):
             # "A radicular cyst vs dentigerous cyst - both are possible": alternatives.
-            return verdict(None, "hedge", "names both options as alternatives ('X vs Y')")
+            return Verdict(
+                None, "hedge", "names both options as alternatives ('X vs Y')", f, t_hits, t_cues
+            )
         if aff in ({Label.A, Label.B}, set()):
-            return verdict(Label.BOTH, "both-cue", "a 'both' cue affirms both options")
+            return Verdict(
+                Label.BOTH, "both-cue", "a 'both' cue affirms both options", f, t_hits, t_cues
+            )
         if _graded(r, hits, lex):
             why = "a 'both' cue with the sides ranked ('right greater than left')"
-            return verdict(Label.BOTH, "both-graded", why)
-        return verdict(None, "contradiction", "a 'both' cue but only one option affirmed")
+            return Verdict(Label.BOTH, "both-graded", why, f, t_hits, t_cues)
+        return Verdict(
+            None, "contradiction", "a 'both' cue but only one option affirmed", f, t_hits, t_cues
+        )
     if none_cue:
         if aff:
-            return verdict(None, "contradiction", "a 'none' cue next to an affirmed option")
-        return verdict(Label.NONE, "none-cue", "a 'neither/none' cue")
+            return Verdict(
+                None, "contradiction", "a 'none' cue next to an affirmed option", f, t_hits, t_cues
+            )
+        return Verdict(Label.NONE, "none-cue", "a 'neither/none' cue", f, t_hits, t_cues)
     if len(aff) == 1:
         lab = next(iter(aff))
         site = _second_site(r, hits, lab, opts, lex)
         if site:
             why = f"places the finding in a second site too ('{site}')"
-            return verdict(None, "second-site", why)
+            return Verdict(None, "second-site", why, f, t_hits, t_cues)
         other_subject = _other_subject(r, hits, lab, opts, lex)
         if other_subject:
             why = f"says it of '{other_subject}', not of what the question asks about"
-            return verdict(None, "other-subject", why)
-        return verdict(lab, "mention", f"affirms option {lab.value} only")
+            return Verdict(None, "other-subject", why, f, t_hits, t_cues)
+        return Verdict(lab, "mention", f"affirms option {lab.value} only", f, t_hits, t_cues)
     if len(aff) == 2:
         if _joined(hits, words, _OR, strict=False):
-            return verdict(None, "hedge", "names both options as alternatives ('X or Y')")
+            return Verdict(
+                None, "hedge", "names both options as alternatives ('X or Y')", f, t_hits, t_cues
+            )
         if _joined(hits, words, _AND, strict=True):
             if any(w in {"between", "vs", "versus"} for w in words[: hits[0].first]):
-                return verdict(None, "hedge", "weighs one option against the other")
+                return Verdict(
+                    None, "hedge", "weighs one option against the other", f, t_hits, t_cues
+                )
             first = min(h.first for h in hits)
             last = max(h.last for h in hits)
             if (_exclusive(opts, lex) and _says_more(r, opts, lex)) or not _about_question(
                 r, first, last + 1, opts, lex
             ):
-                return verdict(None, "both-mentioned", "names both options without an answer")
-            return verdict(Label.BOTH, "both-and", "affirms both options ('X and Y')")
+                return Verdict(
+                    None,
+                    "both-mentioned",
+                    "names both options without an answer",
+                    f,
+                    t_hits,
+                    t_cues,
+                )
+            return Verdict(
+                Label.BOTH, "both-and", "affirms both options ('X and Y')", f, t_hits, t_cues
+            )
         also = lex.also.find(words)
         if also and not neg and not _exclusive(opts, lex):
             first = min(h.first for h in hits)
@@ -255,32 +301,48 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
                 cues.append("also:" + " ".join(words[also[0][0] : also[0][1]]))
                 why = "affirms both options ('X as well as Y', 'Y also')"
                 return Verdict(Label.BOTH, "both-also", why, f, t_hits, tuple(cues))
-        return verdict(None, "both-mentioned", "mentions both options without choosing")
+        return Verdict(
+            None, "both-mentioned", "mentions both options without choosing", f, t_hits, t_cues
+        )
     if neg == {Label.A, Label.B}:
         noun = _other_noun_denied(r, hits, opts, lex)
         if noun:
             # "Absent flow in the internal carotid; the external carotid is patent": the
             # denial is of the flow, which places the occlusion in the first.
             why = f"denies the '{noun}' in an option, not the option"
-            return verdict(None, "contradiction", why)
+            return Verdict(None, "contradiction", why, f, t_hits, t_cues)
         seen = _finding_named(r, hits, opts, lex)
         if seen:
             # "The left lung is clear. The right lung is clear. There is a 9 mm nodule ...":
             # the finding asked about is there, placed by something else.
             why = f"denies both options, yet names the '{seen}' the question asks about"
-            return verdict(None, "contradiction", why)
-        return verdict(Label.NONE, "both-denied", "denies both options")
+            return Verdict(None, "contradiction", why, f, t_hits, t_cues)
+        return Verdict(Label.NONE, "both-denied", "denies both options", f, t_hits, t_cues)
     if len(neg) == 1:
         denied = next(iter(neg))
         if opts.complementary and not _state_denial(hits, lex):
             lab = other_option(denied)
-            return verdict(lab, "complement", f"denies option {denied.value}, the only other")
-        return verdict(None, "denial-only", f"denies option {denied.value} without naming another")
+            return Verdict(
+                lab,
+                "complement",
+                f"denies option {denied.value}, the only other",
+                f,
+                t_hits,
+                t_cues,
+            )
+        return Verdict(
+            None,
+            "denial-only",
+            f"denies option {denied.value} without naming another",
+            f,
+            t_hits,
+            t_cues,
+        )
     absent = _subject_absent(r, hits, opts, lex)
     if absent is not None:
         why = f"denies the '{absent[1]}' the question asks about: option {absent[0].value}"
-        return verdict(absent[0], "subject-absent", why)
-    return verdict(None, "no-option", "names neither option")
+        return Verdict(absent[0], "subject-absent", why, f, t_hits, t_cues)
+    return Verdict(None, "no-option", "names neither option", f, t_hits, t_cues)
 
 
 def _denied_by_option(r: Reading, hits: list[Hit]) -> bool:
@@ -671,26 +733,28 @@ def _or_not(
     words: tuple[str, ...],
     opts: Options,
     lex: Lexicon,
-    verdict: Callable[[Label | None, str, str], Verdict],
+    f: str,
+    t_hits: tuple[Hit, ...],
+    t_cues: tuple[str, ...],
 ) -> Verdict:
     """ "X or not?": X's head word decides ("an air-fluid level is present" despite "no free
     air"); otherwise any word of X when its head only asks whether X is there ("Is a nodule
     present or not?"), or a word only "not X" has ("no contrast"). A head that says more
     ("Is the effusion haemodynamically significant or not?") must itself be answered."""
     if any(h.option is Label.B for h in hits):  # a word only "not X" has: "no contrast"
-        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")
+        return Verdict(Label.B, "or-not", "denies X in an 'X or not' question", f, t_hits, t_cues)
     head = opts.a.words[-1]
     on_head = [h for h in hits if head in words[h.first : h.last + 1]]
     if not on_head and len(opts.a.words) > 1 and head not in lex.q_verbs:
         why = f"names what the question asks about but not whether it is '{head}'"
-        return verdict(None, "or-not-unanswered", why)
+        return Verdict(None, "or-not-unanswered", why, f, t_hits, t_cues)
     pool = on_head or hits
     says_not = {h.option is Label.B or h.negation is not None for h in pool}
     if says_not == {True}:
-        return verdict(Label.B, "or-not", "denies X in an 'X or not' question")
+        return Verdict(Label.B, "or-not", "denies X in an 'X or not' question", f, t_hits, t_cues)
     if says_not == {False}:
-        return verdict(Label.A, "or-not", "affirms X in an 'X or not' question")
-    return verdict(None, "contradiction", "both affirms and denies X")
+        return Verdict(Label.A, "or-not", "affirms X in an 'X or not' question", f, t_hits, t_cues)
+    return Verdict(None, "contradiction", "both affirms and denies X", f, t_hits, t_cues)
 
 
 def _joined(hits: list[Hit], words: tuple[str, ...], conj: frozenset[str], *, strict: bool) -> bool:

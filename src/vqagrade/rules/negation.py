@@ -176,11 +176,15 @@ def _cue_after(
         ):
             return words[j], True  # report style: "Upper lobes clear."
         w = words[j]
-        if w not in opts.context and any(p + w in opts.context for p in lex.negative_prefixes):
+        if w not in opts.context and w in opts.question_negated:
             return w, False  # "the right hip is located" to "Which hip is dislocated?"
         if colon and r.starts[j] > h.end and words[j] in lex.grammar["report_denials"]:
             return words[j], words[j] in ("normal", "unremarkable")
-        nxt = next((x for x in hits if x.first == j), None)
+        nxt = None
+        for x in hits:
+            if x.first == j:
+                nxt = x
+                break
         if nxt is not None:
             if nxt.option != h.option and not all(w in _COORD for w in words[h.last + 1 : j]):
                 return None, False

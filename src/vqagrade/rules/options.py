@@ -89,6 +89,10 @@ class Options:
     question_stem: str = ""
     """For options that are "yes" and "no", the question before them ("Is there any anomaly
     in the image?"): what a reasoning before a bare letter is held against."""
+    question_negated: frozenset[str] = frozenset()
+    """The words that make one of `question_words` behind a negative prefix ("located" for
+    "dislocated"): `w in question_negated` is `any(p + w in question_words for p in
+    negative_prefixes)`, one lookup. Read it only after reading `context`."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -613,6 +617,9 @@ def _finish(
         question_outside=outside,
         subject_option_words=outside & frozenset(a_words + b_words),
         question_stem=_stem(question, span) if yes_no else "",
+        question_negated=frozenset(
+            c[len(p) :] for c in context for p in lex.negative_prefixes if c.startswith(p)
+        ),
     )
 
 

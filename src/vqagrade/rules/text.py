@@ -23,6 +23,7 @@ _SPAN_JOINS = frozenset({"to", "or", "and"})
 # Splitting on a capturing group gives separators and words alternately; their lengths give
 # every span (in C, via accumulate) without building a match object per word.
 _WORD_SPLIT = re.compile(r"([^\W_]+)")
+_WORD_SPLIT_ASCII = re.compile(r"([a-z0-9]+)")  # the same on lower-cased ASCII text
 # Contractions split by the tokenizer ("isn't" -> "isn", "t"), mapped back to words.
 _CONTRACTIONS = {
     "can": ("cannot",),
@@ -157,6 +158,9 @@ class Canonicalizer:
         # Notation: spinal levels become one word ("L4-5" -> "l4_l5"); roman numerals after
         # a numbered word become arabic ("grade II" -> "grade 2").
         self.numbered = frozenset(numbered)
+        # Every word that sends `base_arrays` off its common path (a numbered word, a prefix
+        # to join): most answers hold none, decided in one pass over their words.
+        self._raw_cues = self.numbered | self.join_prefixes | self._pair_prefixes
         self.roman = dict(roman or {})
         letters = "".join(sorted({p.lower() for p in level_prefixes}))
         # Opens with a digit: letters are everywhere in answers, digits are rare.
@@ -216,28 +220,33 @@ class Canonicalizer:
         low = text.lower()
         if len(low) != len(text):  # a few Unicode letters change length when lower-cased
             low = "".join(c.lower()[:1] or c for c in text)
-        parts = _WORD_SPLIT.split(low)
+        ascii_text = low.isascii()
+        # Lower-cased ASCII text: [^\W_] is [a-z0-9], a plain character set (~20% faster).
+        parts = (_WORD_SPLIT_ASCII if ascii_text else _WORD_SPLIT).split(low)
         if len(parts) == 1:
             return [], [], []
         offsets = list(accumulate(map(len, parts), initial=0))
         raw, starts, ends = parts[1::2], offsets[1:-1:2], offsets[2:-1:2]
         if "t" in raw:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
-        if low.isascii():
+        if ascii_text:
             # In ASCII text a level's separator is "-" or "/": most answers hold neither.
             probe = self._level_probe_ascii if "-" in low or "/" in low else None
         else:
             probe = self._level_probe
         if probe is not None and probe.search(low) is not None:
             raw, starts, ends = self._join_levels(low, raw, starts, ends)
-        if self.roman and not self.numbered.isdisjoint(raw):
+        # None of the cues: no numeral to convert and, unless `raw` changes below, no prefix.
+        quiet = self._raw_cues.isdisjoint(raw)
+        if not quiet and self.roman and not self.numbered.isdisjoint(raw):
             raw = self._arabic(raw)
         if self._cs_probe is not None and self._has_case_sensitive(text):
             raw, starts, ends = self._apply_case_sensitive(text, raw, starts, ends)
+            quiet = False
         join, fold, folds = self.join_prefixes, self._fold, self._folds
         combining = "o-" in low
         pairs = self._pair_prefixes if "- " in low else frozenset()
-        if not combining and join.isdisjoint(raw) and pairs.isdisjoint(raw):
+        if not combining and (quiet or (join.isdisjoint(raw) and pairs.isdisjoint(raw))):
             # The common case: no prefix to glue, one lookup per word.
             return [folds.get(w) or fold(w) for w in raw], starts, ends
         words: list[str] = []
@@ -442,8 +451,14 @@ class PhraseSet:
 
     def match_at(self, words: tuple[str, ...], i: int) -> tuple[str, ...] | None:
         """The longest phrase starting at position i, if any."""
-        for p in self._by_first.get(words[i], ()):
-            if words[i : i + len(p)] == p:
+        bucket = self._by_first.get(words[i])
+        if bucket is None:
+            return None
+        for p in bucket:
+            k = len(p)
+            if k == 1:
+                return p  # a bucket holds the phrases whose first word is words[i]
+            if i + k <= len(words) and words[i + 1] == p[1] and words[i : i + k] == p:
                 return p
         return None
 
@@ -460,7 +475,7 @@ class PhraseSet:
         out: list[tuple[int, int]] = []
         i, n = 0, len(words)
         while i < n:
-            p = self.match_at(words, i) if words[i] in self._by_first else None
+            p = self.match_at(words, i)
             if p:
                 out.append((i, i + len(p)))
                 i += len(p)

@@ -262,7 +262,11 @@ def _label(
 _TAGGED = re.compile(r"<think>.*?</think>|<answer>.*?(?:</answer>|$)", re.I | re.S)
 _TAG = re.compile(r"</?\w+>")
 # Sentences, and a conclusion inside one ("..., so hemosiderin is present").
-_PIECES = re.compile(r"(?<=[.!?])\s+|\n+|[,;]\s*(?=(?:so|therefore|thus|hence)\b)", re.I)
+# (One character class opens the pattern, so the regex engine skips ahead to candidates: the
+# same as "(?<=[.!?])\s+|\n+|[,;]\s*(?=...)", which is tried at every position, 2x slower.)
+_PIECES = re.compile(
+    r"[\s,;](?:(?<=[.!?]\s)\s*|(?<=\n)\n*|(?<=[,;])\s*(?=(?:so|therefore|thus|hence)\b))", re.I
+)
 # A conclusion word that opens a piece ("So the lung is not healthy."): left out.
 _CONCLUDES = re.compile(
     r"\s*(?:so|therefore|thus|hence|overall|in summary|in conclusion)\b[,:]?", re.I
