@@ -526,9 +526,10 @@ def _settle(
         while i < len(words):
             for n in range(min(longest, len(words) - i), 0, -1):
                 repl = synonyms.get(words[i : i + n])
-                # A variant that opens its own canonical words ("ziehl neelsen" in "ziehl
-                # neelsen stain") is already there.
-                if repl is not None and words[i : i + len(repl)] != repl:
+                # A variant that opens its own longer canonical words ("ziehl neelsen" in
+                # "ziehl neelsen stain") is already there; one that shortens ("squamous cell"
+                # -> "squamous") is replaced.
+                if repl is not None and not (len(repl) > n and words[i : i + len(repl)] == repl):
                     out.extend(repl)
                     i += n
                     break

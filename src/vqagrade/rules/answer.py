@@ -178,6 +178,18 @@ def _code_in_compound(r: Reading, h: Hit, opts: Options) -> bool:
     return word.isalpha() and word not in opts.context
 
 
+def _negated_option(opts: Options, lex: Lexicon) -> bool:
+    """One option is the other behind a negative prefix ("motile" / "non-motile")."""
+    a, b = opts.a.key[:1], opts.b.key[:1]
+    if not a or not b:
+        return False
+    return any(
+        (x.startswith(p) and x[len(p) :] == y) or (y.startswith(p) and y[len(p) :] == x)
+        for x, y in ((a[0], b[0]),)
+        for p in lex.negative_prefixes
+    )
+
+
 def _names_key(text: str, opts: Options, label: Label, lex: Lexicon) -> bool:
     """Whether `text` names a word that tells option `label` from the other ("left" of
     "left kidney"; not "kidney", which both share)."""
@@ -243,6 +255,13 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     if found and not hits:
         why = "names the options only in general or hypothetical statements"
         return Verdict(None, "conditional", why, f, tuple(found))
+    if len(hits) < len(found) and not lex.grammar["concessive"].isdisjoint(r.wordset):
+        # "Likely central... although the haemorrhages are confined to one quadrant, which
+        # would suggest branch.": the other option is argued for in a concession.
+        left = {h.option for h in hits}
+        if any(h.option not in left for h in found):
+            why = "argues for the other option in a concession"
+            return Verdict(None, "conditional", why, f, tuple(found))
     kept = hits
     hits = drop_purpose(r, hits, lex)
     if kept and not hits:
@@ -287,6 +306,10 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             lab = next(iter(confirmed))
             why = f"option {lab.value} is the one described as normal"
             return Verdict(lab, "state", why, f, tuple(hits), tuple(cues))
+    if not hits and r.words and len(r.words) <= 2 and r.none_cue and _negated_option(opts, lex):
+        # A bare "none" to "motile or non-motile?": "none" may be the negated option itself.
+        why = "a bare 'none' where an option is itself a negation"
+        return Verdict(None, "none-ambiguous", why, f, (), tuple(cues))
     v = decide(r, hits, lex, cues, opts)
     if opts.predicate is not None and v.label is not None:
         if v.label is Label.BOTH:

@@ -147,8 +147,11 @@ def direction(
             continue
         cues.append("comparative:" + " ".join(key))
         lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
-        if any(w in {"not", "no", "never", "as"} for w in words[max(0, i - 3) : i]):
-            return None, "a negated or equal comparison"
+        if any(w in {"not", "no", "never", "as", "to"} for w in words[max(0, i - 3) : i]):
+            # "not darker", "as dark as", "isointense to slightly hyperintense" (a range)
+            return None, "a negated, equal or ranged comparison"
+        if any(w in lex.equal for w in words[max(0, lo_word(r, lo)) : i]):
+            return None, "a negated, equal or ranged comparison"
         than_at = next(
             (k for k in range(j, min(len(words), j + 3)) if lex.than.match_at(words, k)), None
         )
@@ -179,6 +182,11 @@ def direction(
         return None, "comparatives point to different options"
     chosen = found.pop()
     return chosen, f"the comparative selects option {chosen.value}"
+
+
+def lo_word(r: Reading, lo: int) -> int:
+    """The index of the first word at or after character `lo`."""
+    return next((k for k, a in enumerate(r.starts) if a >= lo), len(r.starts))
 
 
 def _comparisons(r: Reading, lex: Lexicon) -> list[tuple[int, int]]:

@@ -31,7 +31,7 @@ from .multiple_choice import label_choice
 from .options import NotTwoOption, Options, build_options, extract_options
 from .polar import Proposition, read_question
 from .reading import Reading
-from .yes_no import label_yes_no
+from .yes_no import bare_yes_no, label_yes_no
 
 CACHE_SIZE = 100_000
 # Label tables hold one small int per (question, answer text): a million cost ~60 MB, and a
@@ -501,8 +501,11 @@ class Tables:
             prop = st.prop = read_question(question, self.lex)
         if not prop.polar or prop.offers_or:
             # "Is this T1, T2 or FLAIR?" - "T1" offers alternatives; "yes" makes it yes/no.
-            early = self.read(gt).early
-            if early is None or early.rule != "yes-no":
+            gr = self.read(gt)
+            early = gr.early
+            # A gt that is only a yes or a no, in any language ("Nein" to "Sind Granulome
+            # vorhanden?"), makes the question a yes/no one; only explicit answers are read.
+            if (early is None or early.rule != "yes-no") and not bare_yes_no(gr.words, self.lex):
                 if st.choices is not None:
                     return self.multiple_choice(st, gt, pred)
                 return refused

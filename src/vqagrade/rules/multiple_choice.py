@@ -84,6 +84,11 @@ from .reading import _OPEN, Reading, _cut_in_concession, read_answer
 
 # Where the last sentence of an answer starts.
 _LAST_SENTENCE = re.compile(r"[.!?\n]+\s*")
+# A letter named with an answer word anywhere ("..., answer B.", "option C"): it must agree
+# with the option the words name.
+_NAMED_LETTER = re.compile(
+    r"\b(?i:answer|option|choice)\s*(?i:is\s*)?[:\uff1a]?\s*\(?([A-H])\)?(?![\w'])"
+)
 _EARLY_KEEP = frozenset({"letter"})
 
 
@@ -197,6 +202,13 @@ def _label(
             if v.label is not None:
                 after = text[m.end() :].strip(" .\u3002)）")
                 if not _CAPITAL_LETTER.search(after):
+                    if after and any(c.isalpha() for c in after[:40]):
+                        # "La respuesta es A) Tibia.": the words after the letter must not
+                        # name another option.
+                        w = label_choice(after, read_answer(after, lex), ch, lex, 1)
+                        if w.label is not None and w.label is not v.label:
+                            why = "the letter and the words disagree"
+                            return ChoiceVerdict(None, "contradiction", why, f), ""
                     return v, text[: m.start()]
     tail = ""
     if depth == 0 and f and len(f) < len(text.strip()) and f in text:
@@ -386,6 +398,12 @@ def _read_words(
         if other:
             return ChoiceVerdict(None, "several", other, f, tuple(cues), matched)
         how = "letter and text" if chosen and said else "letter" if chosen else "text"
+        if how == "text":
+            named = {x.upper() for x in _NAMED_LETTER.findall(f)} - {LETTERS[k].value}
+            if named:
+                # "This is an epidural hematoma, answer B." when B is another option.
+                why = f"the words name option {LETTERS[k].value}, the letter {min(named)}"
+                return ChoiceVerdict(None, "contradiction", why, f, tuple(cues), matched)
         lab = LETTERS[k]
         why = f"the {'letter' if how == 'letter' else 'words'} of option {lab.value}"
         if how == "letter and text":

@@ -310,6 +310,9 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
         and (
             words[-1] in _DANGLING
             or (len(words) > 2 and words[-2] in _DANGLING and words[-1] in _ARTICLES)
+            # "... in the upper pole as well as": an additive phrase with nothing after it
+            or words[-3:] == ("as", "well", "as")
+            or words[-2:] in (("along", "with"), ("together", "with"))
         )
     ):
         cut = Verdict(None, "truncated", "the answer is cut off inside a coordination", f)

@@ -209,12 +209,25 @@ def _label(
         if side is not None:
             why = f"explicit 'yes' but the rest names another side ('{side}')"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+        member = _other_member(words, rest, prop, lex, v)
+        if member is not None:
+            # "Yes, it is a CT scan." to "Is this an MRI?"
+            why = f"explicit 'yes' but the rest names another {member}"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+    if said is not None and _ASKED.match(f):
+        # "Yes? The root apex overlaps the canal ...": a yes that asks.
+        return YesNoVerdict(None, "hedge", "the yes/no is asked, not answered", f)
     if said is YesNo.NO and prop.normal_predicate:
         denied = _denies_abnormality(words, rest, v, lex)
         if denied is not None:
             why = f"explicit 'no' but the rest denies '{denied}'"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
     if found is not None and found[0] is None:
+        if said is not None and found[1] == "a comparison that is not read":
+            # "Yes, the right kidney is larger than the left." to "Is the left kidney larger
+            # than the right?": a comparison the rules cannot order may say the opposite.
+            why = "the explicit answer is followed by a comparison that is not read"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
         if said is not None and found[1] == "clauses disagree":
             why = "the explicit answer is followed by clauses that disagree"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
@@ -253,6 +266,14 @@ def _label(
     lab, why, matched = found
     if lab is None:
         return YesNoVerdict(None, "implicit", why, f, matched)
+    if lab is YesNo.YES and _raw_echo(r, prop, text):
+        why = "repeats the question's noun without saying whether it is there"
+        return YesNoVerdict(None, "implicit", why, f, matched)
+    if lab is YesNo.YES and "such" in r.wordset and _CAUSES.search(r.focus):
+        # "Various conditions such as allergic reactions ... can cause this.": the
+        # restatement is said of such findings in general.
+        why = "restates the question's words in a general statement"
+        return YesNoVerdict(None, "implicit", why, f, matched)
     if _cut_off(r, v) and not _committed(r, matched, v):
         why = "the answer is cut off before it ends"
         return YesNoVerdict(None, "truncated", why, f, matched)
@@ -261,6 +282,7 @@ def _label(
 
 _TAGGED = re.compile(r"<think>.*?</think>|<answer>.*?(?:</answer>|$)", re.I | re.S)
 _TAG = re.compile(r"</?\w+>")
+_THINK_ONLY = re.compile(r"<think>.*?</think>", re.I | re.S)
 # Sentences, and a conclusion inside one ("..., so hemosiderin is present").
 # (One character class opens the pattern, so the regex engine skips ahead to candidates: the
 # same as "(?<=[.!?])\s+|\n+|[,;]\s*(?=...)", which is tried at every position, 2x slower.)
@@ -298,7 +320,11 @@ def _beside_tag(text: str, r: Reading) -> str:
     """The reasoning blocks of an answer with an answer tag and the text outside its tags
     ("" when the answer has no answer tag)."""
     if "<answer" not in text.lower():
-        return ""
+        # "<think>... So abnormal.</think> Final answer: **No**": the reasoning blocks
+        # before an answer outside any tag.
+        if "<think" not in text.lower():
+            return ""
+        return " ".join(m.group(0)[7:-8] for m in _THINK_ONLY.finditer(text)).strip()
     outside = _TAG.sub(" ", _TAGGED.sub(" ", text)).strip()
     return " ".join(x for x in (r.reasoning, outside) if x)
 
@@ -372,6 +398,12 @@ def _yes_or_no(words: tuple[str, ...], lex: Lexicon) -> bool:
             if (a in lex.yes and b in lex.no) or (a in lex.no and b in lex.yes):
                 return True
     return False
+
+
+def bare_yes_no(words: tuple[str, ...], lex: Lexicon) -> bool:
+    """Whether an answer is only a yes or only a no, in any language the lexicon knows
+    ("Nein", "Sí", "是的", "いいえ")."""
+    return bool(words) and _polarity(words, 0, len(words), vocab(lex)) is not None
 
 
 def label_yes_no_text(text: str, prop: Proposition, lex: Lexicon) -> YesNoVerdict:
@@ -567,6 +599,12 @@ def _implicit(
 
 
 _LIST_DENIALS = frozenset({"no", "without"})
+# A finding named among causes in general ("conditions such as X, Y or Z can cause this").
+_CAUSES = re.compile(
+    r"\bsuch as\b.*\b(?:can|may|could) (?:cause|produce|present|look|appear)", re.I | re.S
+)
+# A yes or no that asks rather than answers ("Yes? The root apex overlaps ...").
+_ASKED = re.compile(r"\s*\**(?:yes|no|maybe yes|probably yes|probably no)\**\s*\?", re.I)
 # Endings of the adjectives a question asks about ("hypodense", "enhancing", "symmetric",
 # "solid"): a bare answer that repeats one answers the question; a repeated noun does not.
 _ADJECTIVE_ENDINGS = (
@@ -610,6 +648,21 @@ def _denied_lists(r: Reading, ranges: list[tuple[int, int]], lex: Lexicon) -> li
         else:
             out.append((a, b))
     return out
+
+
+def _raw_echo(r: Reading, prop: Proposition, text: str) -> bool:
+    """A whole answer that is the question's noun as a small fine-tuned model writes it
+    ("necrosis", "polyp" to "is there necrosis?"): lower case, no punctuation, nothing but
+    question words. It says nothing about whether the finding is there (a terse "Effusion."
+    in report style, or a JSON flag, names it as seen)."""
+    f = r.focus.strip()
+    return (
+        0 < len(r.words) <= 3
+        and (not text or text.strip() == f)
+        and f == f.lower()
+        and f[-1:].isalnum()
+        and all(w in prop.question_words and not w.endswith(_ADJECTIVE_ENDINGS) for w in r.words)
+    )
 
 
 def _head_denied(r: Reading, head: str, v: YesNoVocab) -> bool:
@@ -964,6 +1017,24 @@ def _abnormal_named(
             w = words[i]
             if w in v.abnormal and w not in prop.question_words and not _denied(words, i):
                 return w
+    return None
+
+
+def _other_member(
+    words: tuple[str, ...],
+    ranges: list[tuple[int, int]],
+    prop: Proposition,
+    lex: Lexicon,
+    v: YesNoVocab,
+) -> str | None:
+    """Another member of a class whose members exclude each other (CT, MRI) named by the
+    ranges when the question asks about one of them and they do not name it."""
+    rest = {w for a, b in ranges for w in words[a:b]}
+    for q in prop.words:
+        for cls in lex.parallel.get(q, set()) & v.exclusive:
+            others = {w for w in rest if cls in lex.parallel.get(w, set())}
+            if others and not others & set(prop.words):
+                return f"{cls} ('{min(others)}')"
     return None
 
 
