@@ -99,13 +99,14 @@ def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
     words, starts = r.words, r.starts
     lo = clause_start(r, h.start)
     i = h.first - 1
+    pseudo, before = lex.neg_pseudo, lex.neg_before  # attributes of a Python object: once
     while i >= 0 and h.first - i <= _NEG_WINDOW and starts[i] >= lo:
-        if lex.neg_pseudo.match_at(words, i) is not None:
+        if pseudo.match_at(words, i) is not None:
             i -= 1  # "not surprisingly", "without doubt", "not only": not a denial
             continue
         for back in (0, 1, 2):  # a cue that ends here ("away from") beats "from" ending scope
             k = i - back
-            p = lex.neg_before.match_at(words, k) if k >= 0 and starts[k] >= lo else None
+            p = before.match_at(words, k) if k >= 0 and starts[k] >= lo else None
             if p is not None and k + len(p) > i and k + len(p) <= h.first:
                 if p == ("no",) and not lex.no_article_marks.isdisjoint(r.wordset):
                     continue  # Portuguese "no pulmão esquerdo": "in the", no denial
@@ -156,11 +157,13 @@ def _cue_after(
         hi = clause_end(r, hi + 1)
     j = h.last + 1
     gap = 0
+    # Attributes of a Python object, looked up once rather than per word.
+    after, after_state, grammar = lex.neg_after, lex.neg_after_state, lex.grammar
     while j < len(words) and ends[j] <= hi:
-        p = lex.neg_after.match_at(words, j)
+        p = after.match_at(words, j)
         if p is not None:
             return " ".join(p), False
-        p = lex.neg_after_state.match_at(words, j)
+        p = after_state.match_at(words, j)
         if p is not None and (opts.abnormal_question or opts.state_question):
             return " ".join(p), True
         if (
@@ -171,14 +174,14 @@ def _cue_after(
             and words[j + 1] not in lex.stopwords
         ):
             return f"not {words[j + 1]}", False  # "the left side is not fractured"
-        if words[j] in lex.grammar["clause_final_states"] and (
+        if words[j] in grammar["clause_final_states"] and (
             j + 1 >= len(words) or r.starts[j + 1] > hi
         ):
             return words[j], True  # report style: "Upper lobes clear."
         w = words[j]
         if w not in opts.context and w in opts.question_negated:
             return w, False  # "the right hip is located" to "Which hip is dislocated?"
-        if colon and r.starts[j] > h.end and words[j] in lex.grammar["report_denials"]:
+        if colon and r.starts[j] > h.end and words[j] in grammar["report_denials"]:
             return words[j], words[j] in ("normal", "unremarkable")
         nxt = None
         for x in hits:
@@ -198,22 +201,22 @@ def _cue_after(
             if (
                 nxt2 is not None
                 and nxt2.last + 1 < len(words)
-                and words[nxt2.last + 1] in lex.grammar["plural_verbs"]
+                and words[nxt2.last + 1] in grammar["plural_verbs"]
             ):
                 j = k  # "the left and right hemispheres show no abnormality"
                 continue
-        if words[j] in lex.grammar["example_openers"]:
+        if words[j] in grammar["example_openers"]:
             # "Malignant features such as irregular margins are absent": the examples are
             # part of the subject; read on from the verb after them.
             k = j + 1
-            while k < len(words) and ends[k] <= hi and words[k] not in lex.grammar["copula"]:
+            while k < len(words) and ends[k] <= hi and words[k] not in grammar["copula"]:
                 k += 1
             if k < len(words) and ends[k] <= hi:
                 j = k
                 continue
-        if words[j] in lex.grammar["gap_stop"]:
+        if words[j] in grammar["gap_stop"]:
             return None, False  # "female and is not pregnant": another predicate
-        if words[j] not in lex.grammar["copula"]:
+        if words[j] not in grammar["copula"]:
             gap += 1
             if gap > _POST_GAP:
                 return None, False

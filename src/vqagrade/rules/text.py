@@ -16,12 +16,11 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from itertools import accumulate
 
 # Words that join the two ends of a span of numerals ("grade ii to iii").
 _SPAN_JOINS = frozenset({"to", "or", "and"})
 # Splitting on a capturing group gives separators and words alternately; their lengths give
-# every span (in C, via accumulate) without building a match object per word.
+# every span without building a match object per word.
 _WORD_SPLIT = re.compile(r"([^\W_]+)")
 _WORD_SPLIT_ASCII = re.compile(r"([a-z0-9]+)")  # the same on lower-cased ASCII text
 # Contractions split by the tokenizer ("isn't" -> "isn", "t"), mapped back to words.
@@ -225,8 +224,17 @@ class Canonicalizer:
         parts = (_WORD_SPLIT_ASCII if ascii_text else _WORD_SPLIT).split(low)
         if len(parts) == 1:
             return [], [], []
-        offsets = list(accumulate(map(len, parts), initial=0))
-        raw, starts, ends = parts[1::2], offsets[1:-1:2], offsets[2:-1:2]
+        # parts: separator, word, separator, ..., word, separator. A plain loop (native code
+        # when compiled) rather than a list of running sums sliced twice.
+        raw = parts[1::2]
+        starts: list[int] = []
+        ends: list[int] = []
+        pos = len(parts[0])
+        for k in range(1, len(parts) - 1, 2):
+            starts.append(pos)
+            pos += len(parts[k])
+            ends.append(pos)
+            pos += len(parts[k + 1])
         if "t" in raw:
             raw, starts, ends = _expand_contractions(raw, starts, ends)
         if ascii_text:
@@ -390,6 +398,9 @@ class Canonicalizer:
         ow: list[str] = []
         os_: list[int] = []
         oe: list[int] = []
+        # Words up to `copied` are in the output; the runs between replacements are copied
+        # as slices, not word by word.
+        copied = 0
         i, n = 0, len(words)
         while i < n:
             cands = lengths.get(words[i])
@@ -399,23 +410,26 @@ class Canonicalizer:
                         continue
                     repl = syn.get(tuple(words[i : i + length]))
                     if repl is not None:
+                        ow.extend(words[copied:i])
+                        os_.extend(starts[copied:i])
+                        oe.extend(ends[copied:i])
                         a, b = starts[i], ends[i + length - 1]
                         for r in repl:
                             ow.append(r)
                             os_.append(a)
                             oe.append(b)
                         i += length
+                        copied = i
                         break
                 else:
-                    ow.append(words[i])
-                    os_.append(starts[i])
-                    oe.append(ends[i])
                     i += 1
                 continue
-            ow.append(words[i])
-            os_.append(starts[i])
-            oe.append(ends[i])
             i += 1
+        if not copied:  # no phrase replaced
+            return tuple(words), tuple(starts), tuple(ends)
+        ow.extend(words[copied:])
+        os_.extend(starts[copied:])
+        oe.extend(ends[copied:])
         return tuple(ow), tuple(os_), tuple(oe)
 
     def base(self, text: str) -> list[Tok]:
