@@ -9,8 +9,6 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
-from operator import add
 
 from ..labels import Label
 from ..lexicon import Lexicon
@@ -395,12 +393,18 @@ _SENTENCE_STOPS = frozenset(".;!?\n")
 
 
 def _break_positions(f: str) -> tuple[int, ...]:
-    """Offsets of the clause breaks of `f` (each one character wide), computed in C."""
+    """Offsets of the clause breaks of `f` (each one character wide)."""
     parts = _CLAUSE_BREAK.split(f)
     if len(parts) == 1:
         return ()
-    # Break k sits after k + 1 parts and k earlier breaks.
-    return tuple(map(add, accumulate(map(len, parts[:-1])), range(len(parts) - 1)))
+    # Break k sits after k + 1 parts and k earlier breaks. A plain loop: native code when
+    # compiled, cheaper than chained map/accumulate iterators.
+    out: list[int] = []
+    pos = -1
+    for k in range(len(parts) - 1):
+        pos += len(parts[k]) + 1
+        out.append(pos)
+    return tuple(out)
 
 
 def negated_either(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int, int]]:
