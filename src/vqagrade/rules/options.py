@@ -110,6 +110,10 @@ class Options:
             self.state_question,
             self.normal_question,
             self.subject_option_words,
+            # The options as written, before synonyms: the mention matching and the cheap
+            # probes before a rationale is read look at them too ("renal" / "kidney").
+            self.a.surface,
+            self.b.surface,
         )
         object.__setattr__(self, "signature", sig)
         object.__setattr__(self, "texts", (self.a.text, self.b.text))
