@@ -147,8 +147,11 @@ def direction(
             continue
         cues.append("comparative:" + " ".join(key))
         lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
-        if any(w in {"not", "no", "never", "as", "to"} for w in words[max(0, i - 3) : i]):
-            # "not darker", "as dark as", "isointense to slightly hyperintense" (a range)
+        if any(w in {"not", "no", "never", "as"} for w in words[max(0, i - 3) : i]) or (
+            # "isointense to slightly hyperintense": a range ("appears to be smaller" is not)
+            i >= 2
+            and (words[i - 1] == "to" or (words[i - 2] == "to" and words[i - 1] != "be"))
+        ):
             return None, "a negated, equal or ranged comparison"
         if any(w in lex.equal for w in words[max(0, lo_word(r, lo)) : i]):
             return None, "a negated, equal or ranged comparison"
