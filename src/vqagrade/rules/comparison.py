@@ -149,8 +149,7 @@ def direction(
         lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
         if any(w in {"not", "no", "never", "as"} for w in words[max(0, i - 3) : i]) or (
             # "isointense to slightly hyperintense": a range ("appears to be smaller" is not)
-            i >= 2
-            and (words[i - 1] == "to" or (words[i - 2] == "to" and words[i - 1] != "be"))
+            i >= 2 and (words[i - 1] == "to" or (words[i - 2] == "to" and words[i - 1] != "be"))
         ):
             return None, "a negated, equal or ranged comparison"
         if any(w in lex.equal for w in words[max(0, lo_word(r, lo)) : i]):
