@@ -266,7 +266,7 @@ def _label(
     lab, why, matched = found
     if lab is None:
         return YesNoVerdict(None, "implicit", why, f, matched)
-    if lab is YesNo.YES and _raw_echo(r, prop, text):
+    if lab is YesNo.YES and _raw_echo(r, prop, text, lex):
         why = "repeats the question's noun without saying whether it is there"
         return YesNoVerdict(None, "implicit", why, f, matched)
     if lab is YesNo.YES and "such" in r.wordset and _CAUSES.search(r.focus):
@@ -605,24 +605,6 @@ _CAUSES = re.compile(
 )
 # A yes or no that asks rather than answers ("Yes? The root apex overlaps ...").
 _ASKED = re.compile(r"\s*\**(?:yes|no|maybe yes|probably yes|probably no)\**\s*\?", re.I)
-# Endings of the adjectives a question asks about ("hypodense", "enhancing", "symmetric",
-# "solid"): a bare answer that repeats one answers the question; a repeated noun does not.
-_ADJECTIVE_ENDINGS = (
-    "ic",
-    "al",
-    "ous",
-    "ive",
-    "ed",
-    "ing",
-    "ent",
-    "ant",
-    "ar",
-    "ile",
-    "ense",
-    "id",
-    "oid",
-    "ate",
-)
 
 
 def _denied_lists(r: Reading, ranges: list[tuple[int, int]], lex: Lexicon) -> list[tuple[int, int]]:
@@ -650,7 +632,7 @@ def _denied_lists(r: Reading, ranges: list[tuple[int, int]], lex: Lexicon) -> li
     return out
 
 
-def _raw_echo(r: Reading, prop: Proposition, text: str) -> bool:
+def _raw_echo(r: Reading, prop: Proposition, text: str, lex: Lexicon) -> bool:
     """A whole answer that is the question's noun as a small fine-tuned model writes it
     ("necrosis", "polyp" to "is there necrosis?"): lower case, no punctuation, nothing but
     question words. It says nothing about whether the finding is there (a terse "Effusion."
@@ -661,7 +643,9 @@ def _raw_echo(r: Reading, prop: Proposition, text: str) -> bool:
         and (not text or text.strip() == f)
         and f == f.lower()
         and f[-1:].isalnum()
-        and all(w in prop.question_words and not w.endswith(_ADJECTIVE_ENDINGS) for w in r.words)
+        and all(
+            w in prop.question_words and not w.endswith(lex.adjective_suffixes) for w in r.words
+        )
     )
 
 
@@ -1097,7 +1081,7 @@ def _short_answer(
         and len(content) == 1
         and prop.predicate != last
         # An adjective, not a noun: "Kidney" to "does this image show a normal kidney?" echoes.
-        and last.endswith(_ADJECTIVE_ENDINGS)
+        and last.endswith(lex.adjective_suffixes)
         and last not in v.organs
     ):
         # "Is the lesion hypodense?" - "Hypodense." / "Non-enhancing." to "... enhancing?":
