@@ -64,6 +64,8 @@ GRAMMAR_LISTS = (
     "normal_before",
     "part_quantifiers",
     "staging_words",
+    "comparand_fillers",
+    "phrase_enders",
 )
 
 _LIST_SECTIONS = {

@@ -97,12 +97,6 @@ def off_comparand(r: Reading, opts: Options, lex: Lexicon) -> str | None:
     return None
 
 
-_AROUND = frozenset(
-    {"adjacent", "surrounding", "background", "neighbouring", "neighboring", "normal"}
-    | {"parenchyma", "tissue", "remaining", "rest"}
-)
-
-
 def _sign_of(words: tuple[str, ...], lex: Lexicon) -> tuple[str, int] | None:
     """The dimension and sign an option names ("more hyperintense", "darker", "less dense";
     "hyperintense" of "more hyperintense or hypointense than X?" read with its "more")."""
@@ -137,7 +131,7 @@ def direction(
     }
     # Words that still name the comparand ("the adjacent hepatic parenchyma" for "the
     # liver"): its parts, and where it lies.
-    filler = lex.grammar["comparison_filler"] | _AROUND
+    filler = lex.grammar["comparison_filler"] | lex.grammar["comparand_fillers"]
     filler = filler | {p for c in opts.comparand for p in lex.parts.get(c, ())}
     found: set[Label] = set()
     for i, j in _comparisons(r, lex):

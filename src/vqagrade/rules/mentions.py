@@ -373,13 +373,6 @@ def _other_modifier(r: Reading, h: Hit, own: tuple[str, ...], lex: Lexicon) -> b
 _JOINERS = frozenset({"-", "\u2013", "/"})
 # Prepositions that open what comes with a structure, not a structure it belongs to: "the
 # right hemithorax with mediastinal shift" names the hemithorax ("of" would name another).
-# Words that end the noun phrase after a bare side: "with"/"without" what accompanies it, and
-# the additive adverbs ("and the left as well", "the left too") that name no structure.
-_ACCOMPANYING = frozenset(
-    {"with", "without", "as", "too", "also", "again", "only"}
-    # ... and what the phrase is read as ("the left costophrenic angle consistent with").
-    | {"consistent", "compatible", "suggestive", "suggesting", "indicating", "keeping"}
-)
 # The classes of a word without any (read only; no new empty set per lookup).
 _NO_CLASSES: frozenset[str] = frozenset()
 
@@ -692,7 +685,7 @@ def _off_structure(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexi
             parts = {p for c in opts.context for p in lex.parts.get(c, ())}
         if parts and w in parts:
             continue
-        if w in lex.stopwords or w in lex.grammar["copula"] or w in _ACCOMPANYING:
+        if w in lex.stopwords or w in lex.grammar["copula"] or w in lex.grammar["phrase_enders"]:
             break  # the noun phrase after the side word has ended ("right hemithorax with")
         if "position" in lex.parallel.get(w, _NO_CLASSES):
             continue  # "right lower lobe": the position words qualify the side
