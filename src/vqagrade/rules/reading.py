@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ..labels import Label
 from ..lexicon import Lexicon
-from .final_answer import find_focus, open_ending
+from .final_answer import Focus, find_focus, open_ending
 from .text import lemma_table
 
 _LETTER_ONLY = re.compile(
@@ -208,6 +208,24 @@ class Reading:
         self.notes = notes
 
 
+def _letter_reading(
+    focus: Focus, early: Verdict | None, letter: Label | None = None, rest: str | None = None
+) -> Reading:
+    """The reading of a letter answer, with the text around the focus kept to check it."""
+    return Reading(
+        focus.text,
+        early,
+        letter=letter,
+        letter_rest=rest,
+        rationale=focus.rationale,
+        reconsidered=focus.reconsidered,
+        retraction=focus.retraction,
+        body=focus.body,
+        reasoning=focus.reasoning,
+        notes=focus.notes,
+    )
+
+
 def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
     """The option-independent reading of an answer: focus, tokens, refusals, hedges.
 
@@ -236,31 +254,13 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
         lab = Label.A if m.group(1).lower() == "a" else Label.B
         # What came before the letter stays to be held against it (a <think> block that
         # concludes the other option, a report that places the finding elsewhere).
-        return Reading(
-            f,
-            Verdict(lab, "letter", f"the letter of option {lab.value}", f),
-            rationale=focus.rationale,
-            reconsidered=focus.reconsidered,
-            retraction=focus.retraction,
-            body=focus.body,
-            reasoning=focus.reasoning,
-            notes=focus.notes,
+        return _letter_reading(
+            focus, Verdict(lab, "letter", f"the letter of option {lab.value}", f)
         )
     m2 = _LETTER_LEAD.match(f)
     if m2:
         lab = Label.A if (m2.group(1) or m2.group(2) or m2.group(3)).lower() == "a" else Label.B
-        return Reading(
-            f,
-            None,
-            letter=lab,
-            letter_rest=m2.group(4),
-            rationale=focus.rationale,
-            reconsidered=focus.reconsidered,
-            retraction=focus.retraction,
-            body=focus.body,
-            reasoning=focus.reasoning,
-            notes=focus.notes,
-        )
+        return _letter_reading(focus, None, lab, m2.group(4))
     words, starts, ends = lex.canon.canon_arrays(f)
     if not words:
         return Reading(f, Verdict(None, "no-words", "the answer has no words", f))
