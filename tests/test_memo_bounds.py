@@ -29,3 +29,16 @@ def test_tiny_memos_grade_like_large_ones() -> None:
     assert got == expected
     # Renumbered at the start of a row: one row may add a kind past the cap, never more.
     assert len(tiny.kind_list) <= 4 + 1 and tiny.label_count <= 5
+
+
+def test_a_huge_kinds_bound_keeps_pair_keys_machine_integers() -> None:
+    """Pair keys (g * base + p) are products of factors under 2**30, whatever bound is asked:
+    compiled, a larger product goes through CPython's long multiply, which polls for signals,
+    and mypyc aborts the process on its failure (a Ctrl-C then left partial outputs)."""
+    from vqagrade.rules import memo
+
+    names = ("question", "gt", "pred", "option_a", "option_b")
+    huge = Tables(lexicon_for([]), names, max_kinds=1 << 40)
+    assert huge.max_kinds <= memo._KEY_BASE // 2 and memo._KEY_BASE < 1 << 30
+    rows = _rows()[:300]
+    assert list(huge.rows(rows)) == list(Grader().grade_rows(rows))

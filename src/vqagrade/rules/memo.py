@@ -52,7 +52,13 @@ MEMO_TEXT_CHARS = 2_048
 MEMO_CHARS = 192_000_000
 # The readings (token lists, spans) cost far more per character than a key: their own budget.
 READINGS_CHARS = 4_000_000
-_KEY_BASE = 1 << 32  # outcome key of a pair of kinds: g * _KEY_BASE + p
+# Outcome key of a pair of kinds: g * _KEY_BASE + p (kind numbers stay below it: max_kinds is
+# at most half of it, and a row adds only a few past the cap). Below 2**30 on purpose: compiled
+# by mypyc, a product of operands under 2**30 is machine arithmetic; a larger one goes through
+# CPython's long multiply, which polls for signals, and mypyc takes its failure for "out of
+# memory" and aborts, so a Ctrl-C at that moment killed the run before it removed its
+# partial outputs.
+_KEY_BASE = 1 << 29
 _YES_NO_REASON = "a yes/no question whose wording contains 'or'"
 # Questions the rules know are not close-ended: the two-option judge prompt does not fit
 # them, so they are not sent to it (only with judge_all); they stay unresolved.
@@ -184,7 +190,7 @@ class Tables:
         self.cache_size = cache_size
         self.label_cap = label_cap
         self.readings_size = readings_size
-        self.max_kinds = max_kinds
+        self.max_kinds = min(max_kinds, _KEY_BASE // 2)
         self.memo_chars = memo_chars
         self.readings_chars = readings_chars
         self.memo_text_chars = memo_text_chars
