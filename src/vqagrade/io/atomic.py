@@ -183,12 +183,16 @@ class AtomicFile(AtomicOutput):
         _fsync_folder(os.path.dirname(self.real))
 
     def _discard(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            self.file.close()
-        with contextlib.suppress(OSError):
-            os.unlink(self.temp)
-        with _LOCK:
-            _LIVE.discard(self.temp)
+        # The unlink comes whatever the close raises (a compressor's last flush can fail in
+        # any way, or be interrupted).
+        try:
+            with contextlib.suppress(OSError, ValueError):
+                self.file.close()
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+            with _LOCK:
+                _LIVE.discard(self.temp)
 
 
 def _fsync_path(path: str) -> None:
