@@ -81,6 +81,8 @@ _LIST_SECTIONS = {
     ),
     "cues": (
         "both",
+        "both_shared",
+        "verdict_openers",
         "none",
         "hedge",
         "choice_hedge",
@@ -105,6 +107,7 @@ _LIST_SECTIONS = {
         "after",
         "after_state",
         "scope_end",
+        "from_verbs",
         "unassessed",
         "no_article_marks",
     ),
@@ -409,6 +412,8 @@ class Lexicon:
         # Multi-word phrases the lexicons know ("small bowel"): kept whole as options.
         self.known_phrases = frozenset(p for pair in synonyms.items() for p in pair if len(p) > 1)
         self.both = phrases("cues.both")
+        self.both_shared = phrases("cues.both_shared")
+        self.verdict_openers = phrases("cues.verdict_openers")
         self.none = phrases("cues.none")
         self.hedge = phrases("cues.hedge")
         self.choice_hedge = phrases("cues.choice_hedge")
@@ -440,6 +445,7 @@ class Lexicon:
         self.mixed = words("cues.mixed")
         self.state_words = words("question.state_predicates")
         self.scope_end = words("negation.scope_end")
+        self.from_verbs = words("negation.from_verbs")
         self.comparatives = PhraseSet()
         self.comparative_sign: dict[tuple[str, ...], tuple[str, int]] = {}
         for word, spec in raw.comparatives.items():

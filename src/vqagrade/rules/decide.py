@@ -262,6 +262,17 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         if site:
             why = f"places the finding in a second site too ('{site}')"
             return Verdict(None, "second-site", why, f, t_hits, t_cues)
+        normal = _subject_normal(r, hits, opts, lex)
+        if normal:
+            # "Anterior disc displacement. The condyle itself is in a normal position." to
+            # "Is the condyle displaced anteriorly or posteriorly?": the option is said of
+            # something else.
+            why = f"says the '{normal}' the question asks about is normal"
+            return Verdict(None, "other-subject", why, f, t_hits, t_cues)
+        site = _contrast_site(r, hits, lab, opts, lex)
+        if site:
+            why = f"a contrast after the option places the finding elsewhere ('{site}')"
+            return Verdict(None, "second-site", why, f, t_hits, t_cues)
         other_subject = _other_subject(r, hits, lab, opts, lex)
         if other_subject:
             why = f"says it of '{other_subject}', not of what the question asks about"
@@ -297,6 +308,11 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         if also and not neg and not _exclusive(opts, lex):
             first = min(h.first for h in hits)
             last = max(h.last for h in hits)
+            if any(w in _CONCLUDING for w in words[first:last]):
+                # "Dysplasia is present. In addition, ... so this is invasive carcinoma.":
+                # a conclusion after the first option may name the answer, not a second one.
+                why = "a conclusion between the two options"
+                return Verdict(None, "both-mentioned", why, f, t_hits, t_cues)
             if _about_question(r, first, last + 1, opts, lex):
                 cues.append("also:" + " ".join(words[also[0][0] : also[0][1]]))
                 why = "affirms both options ('X as well as Y', 'Y also')"
@@ -430,6 +446,80 @@ def _second_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Le
             and content_word(x, lex)
         ]
         if rest and not any(h.first >= j and r.starts[h.first] < hi for h in hits):
+            return " ".join(rest[:3])
+    return ""
+
+
+_CONTRASTS = frozenset({"but", "however", "whereas", "while"})
+_CONCLUDING = frozenset({"so", "therefore", "thus", "hence", "consequently"})
+
+
+def _subject_normal(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str:
+    """A word of the question's subject in a sentence that names no option and calls it
+    normal ("The condyle itself is in a normal position")."""
+    if opts.normal_question or opts.state_question:
+        return ""
+    words = r.words
+    for k, w in enumerate(words):
+        if (
+            w not in opts.question_outside
+            or w in lex.generic
+            or w in lex.stopwords
+            or not content_word(w, lex)
+        ):
+            continue
+        lo, hi = _sentence_start(r.focus, r.starts[k]), _sentence_end(r.focus, r.ends[k])
+        if any(lo <= h.start < hi for h in hits):
+            continue
+        if "(" in r.focus[lo:hi]:
+            continue  # "uptake is 68% (normal 10-30%)": a reference range, not a state
+        first = bisect_left(r.starts, r.starts[k])
+        after = tuple(x for m, x in enumerate(words) if m > first and r.starts[m] < hi)
+        if lex.neg_after_state.find(after):
+            return w
+    return ""
+
+
+def _contrast_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Lexicon) -> str:
+    """After the one affirmed option, a contrast that places something at a site that is
+    no option ("faint calvarial uptake, but the intense focus is at T10 vertebral body"):
+    the main finding may be there, so no option."""
+    words = r.words
+    if r.wordset.isdisjoint(_CONTRASTS):
+        return ""
+    own = [h.last for h in hits if h.option is lab and h.negation is None]
+    if not own:
+        return ""
+    option_words = set(opts.a.words) | set(opts.b.words)
+    for k in range(min(own) + 1, len(words) - 1):
+        if words[k] not in _CONTRASTS:
+            continue
+        hi = clause_end(r, r.ends[k])
+        if any(r.starts[h.first] > r.starts[k] and r.starts[h.first] < hi for h in hits):
+            return ""  # the contrast names an option itself
+        clause = tuple(words[m] for m in range(k + 1, len(words)) if r.starts[m] < hi)
+        if (
+            any(w in _NEGATORS for w in clause)
+            or lex.neg_before.find(clause)
+            or lex.neg_after.find(clause)
+            or lex.neg_after_state.find(clause)
+        ):
+            continue  # "but the right kidney is normal in size": nothing placed there
+        at = next(
+            (m for m in range(k + 1, len(words)) if r.starts[m] < hi and words[m] in _SITE_PREPS),
+            None,
+        )
+        if at is None:
+            continue
+        rest = [
+            x
+            for m in range(at + 1, len(words))
+            if r.starts[m] < hi
+            and (x := words[m]) not in option_words
+            and x not in opts.context
+            and content_word(x, lex)
+        ]
+        if rest:
             return " ".join(rest[:3])
     return ""
 
@@ -775,3 +865,9 @@ def _joined(hits: list[Hit], words: tuple[str, ...], conj: frozenset[str], *, st
 def _sentence_start(f: str, pos: int) -> int:
     """Where the sentence holding offset `pos` of `f` begins."""
     return max(f.rfind(c, 0, pos) for c in ".;\n!?") + 1
+
+
+def _sentence_end(f: str, pos: int) -> int:
+    """Where the sentence holding offset `pos` of `f` ends."""
+    ends = [e for e in (f.find(c, pos) for c in ".;\n!?") if e >= 0]
+    return min(ends) if ends else len(f)

@@ -18,6 +18,8 @@ from ..lexicon import Lexicon
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.I | re.S)
 _THINK = re.compile(r"<think>.*?(?:</think>|$)", re.I | re.S)
 _THINK_OPEN = re.compile(r"<think>", re.I)
+# A dialogue turn after the answer: a chat role tag that opens a sentence or a line.
+_NEXT_TURN = re.compile(r"(?:^|[.!?\n])\s*(?:human|assistant|user|gpt)\s*:", re.I | re.M)
 _THINK_BLOCK = re.compile(r"<think>(.*?)</think>", re.I | re.S)
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.S)
 # White space after a stop, or line breaks: the same as "(?<=[.!?])\s+|\n+" (a pattern that
@@ -407,6 +409,16 @@ def _find(
             t = stripped
     if ":" in t:
         t = role.sub("", t).strip()
+        turn = _NEXT_TURN.search(t) if ":" in t else None
+        if turn is not None:
+            following = _NEXT_TURN.split(t[turn.end() :], maxsplit=1)[0].strip()
+            if not following.endswith("?"):
+                # "Human: Yes, there is growth. Human: No growth.": a made-up dialogue
+                # goes on with another answer; which turn is the model's own is not known.
+                return Focus("", "a leaked dialogue of several turns"), None
+            # "The answer is left.\n\nHuman: Is there midline shift?": a made-up next
+            # question after the answer; the answer is what came before it.
+            t = t[: turn.start() + 1].strip()
     low = t.lower()
     last = max(low.rfind("answer"), low.rfind("conclusion"))
     if last >= 0:

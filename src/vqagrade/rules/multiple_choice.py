@@ -80,7 +80,7 @@ from .choice_words import (
 )
 from .choices import Choices
 from .final_answer import structured_answer
-from .reading import _OPEN, Reading, _cut_in_concession, read_answer
+from .reading import _OPEN, Reading, _cut_in_concession, clause_end, clause_start, read_answer
 
 # Where the last sentence of an answer starts.
 _LAST_SENTENCE = re.compile(r"[.!?\n]+\s*")
@@ -368,6 +368,20 @@ def _read_words(
             said = {part}
             cues.append(f"partial:{ch.texts[part]}")
     matched = tuple(ch.texts[k] for k in sorted(said))
+    if (
+        len(said) == 1
+        and info.every is not None
+        and info.every not in said
+        and not r.wordset.isdisjoint(_MORE)
+    ):
+        # "Kerley B lines and cephalisation." when "All of the above" is offered: the
+        # second item may be another option in other words.
+        why = "names one option and more, with an 'all of the above' option"
+        return ChoiceVerdict(None, "several", why, f, tuple(cues), matched)
+    hypo = _hypothetical_mention(r, spans)
+    if hypo is not None:
+        why = f"names option {LETTERS[hypo].value} under a condition ('would')"
+        return ChoiceVerdict(None, "hypothetical", why, f, tuple(cues), matched)
     if said & unsaid:
         why = "an option is both named and denied"
         return ChoiceVerdict(None, "contradiction", why, f, tuple(cues), matched)
@@ -423,6 +437,26 @@ def _letter(raw: str, n: int, f: str, why: str) -> ChoiceVerdict:
     return ChoiceVerdict(lab, "letter", f"the letter of option {lab.value}", f)
 
 
+_MORE = frozenset({"and", "plus", "also"})
+_CONDITION_OPENERS = frozenset({"if", "in", "for", "assuming", "given"})
+
+
+def _hypothetical_mention(r: Reading, spans: list[tuple[int, bool, int, int]]) -> int | None:
+    """An option named in a clause that says what it would be under a condition ("In a
+    young male this would be CSC; in an older patient, nAMD")."""
+    words = r.words
+    if "would" not in r.wordset:
+        return None
+    for k, neg, i, _ in spans:
+        if neg:
+            continue
+        lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.starts[i])
+        clause = [w for m, w in enumerate(words) if lo <= r.starts[m] < hi]
+        if "would" in clause and (clause[0] in _CONDITION_OPENERS or "if" in clause):
+            return k
+    return None
+
+
 def _lead(
     raw: str, rest: str, capital: str | None, n: int, f: str, ch: Choices, lex: Lexicon
 ) -> ChoiceVerdict:
@@ -453,6 +487,12 @@ def _lead(
         rx = _expand(rr, ch, lex, info)
         voc = _vocab(lex)
         spans = _spans(rx, ch, lex, info, voc)
+        hedge = voc.hedge.find(rx.words)
+        if hedge and not _inside(hedge, spans):
+            # "D, though A is equally likely."
+            i, j = hedge[0]
+            cue = " ".join(rx.words[i:j])
+            return ChoiceVerdict(None, "hedge", f"hedge after the letter: '{cue}'", f)
         for k, neg, _, _ in spans:
             (unsaid if neg else said).add(k)
         said, _ = _combined(said, set(), rx, info)

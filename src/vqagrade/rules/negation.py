@@ -111,7 +111,9 @@ def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
                 if p == ("no",) and not lex.no_article_marks.isdisjoint(r.wordset):
                     continue  # Portuguese "no pulmão esquerdo": "in the", no denial
                 return " ".join(p)
-        if words[i] in lex.scope_end:
+        if words[i] in lex.scope_end and not (
+            words[i] == "from" and i > 0 and words[i - 1] in lex.from_verbs
+        ):
             return None
         i -= 1
     return None

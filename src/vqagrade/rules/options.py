@@ -596,6 +596,13 @@ def _finish(
     a_base = _content(tuple(t.text for t in lex.canon.base(a_text)), lex)
     b_base = _content(tuple(t.text for t in lex.canon.base(b_text)), lex)
     a_surface, b_surface = _keys(a_base, b_base, lex)
+    shared = set(a_base) & set(b_base)
+    if shared:
+        # "small intestine or large intestine" reads as "small bowel" or "colon": the
+        # written word both share ("intestine", read "bowel") tells neither apart.
+        same = {c for w in shared for c in lex.canon.words(w)}
+        a_key = tuple(w for w in a_key if w not in same) or a_key
+        b_key = tuple(w for w in b_key if w not in same) or b_key
     if source == "or-not":
         a_key, b_key, b_surface = a_words, b_words, ()
     predicate, abnormal = _predicate(question, span, lex)

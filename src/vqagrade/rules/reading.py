@@ -318,6 +318,9 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
     if two_option_early is None and len(words) > 2 and tail[-1:].isalpha() and words[-1] in _OPEN:
         why = "the answer is cut off before its complement"
         two_option_early = Verdict(None, "truncated", why, f)
+    if two_option_early is None and tail[-1:].isalpha() and _cut_in_verdict(tail, lex):
+        why = "the answer is cut off in the sentence about this image"
+        two_option_early = Verdict(None, "truncated", why, f)
     if (
         two_option_early is None
         and tail[-1:].isalpha()
@@ -344,6 +347,10 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
             if w in unknown and len(w) >= _FUZZY_MIN_LEN and w.isalpha()
         )
     both = tuple(lex.both.find(words, ws))
+    if both:
+        # "Spots are common to both": a remark on what the options share.
+        shared = {j for _, j in lex.both_shared.find(words, ws)}
+        both = tuple((i, j) for i, j in both if i not in shared)
     none = tuple(lex.none.find(words, ws)) + tuple(negated_either(words, lex))
     early = None
     if yes_no:
@@ -369,6 +376,16 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
         notes=focus.notes,
         wordset=ws,
     )
+
+
+def _cut_in_verdict(tail: str, lex: Lexicon) -> bool:
+    """The answer stops inside a last sentence that opens on this image ("... suggest
+    malignancy. In this image, the margins"): what came before was background."""
+    cut = max(tail.rfind(". "), tail.rfind("\n"), tail.rfind("; "), tail.rfind(": "))
+    if cut < 0:
+        return False
+    last = lex.canon.words(tail[cut + 1 :])
+    return any(last[: len(p)] == p for p in lex.verdict_openers.phrases)
 
 
 def _cut_in_concession(

@@ -144,6 +144,10 @@ def _label(
         return YesNoVerdict(None, early.rule, early.reason, f, cues=early.cues)
     words = r.words
     if early is not None:  # every word is a yes/no word ("yes", "No no")
+        echoed = _own_polarity(words, prop, lex)
+        if echoed is not None:
+            how = "ambiguous" if echoed[0] is None else "implicit"
+            return YesNoVerdict(echoed[0], how, echoed[1], f)
         lab = _polarity(words, 0, len(words), v)
         if lab is None:
             return YesNoVerdict(None, "contradiction", "says both yes and no", f)
@@ -179,6 +183,10 @@ def _label(
             cues.append(f"explicit:{words[0]}")
             rest.append((a + 1, b))
             continue
+        if lab is not None and (echoed := _own_polarity(words[a:b], prop, lex)) is not None:
+            if echoed[0] is None:
+                return YesNoVerdict(None, "ambiguous", echoed[1], f, cues=tuple(cues))
+            lab = echoed[0]  # "Positive." to "Is the Gram stain positive?"
         if lab is not None:
             explicit.add(lab)
             cues.append(f"explicit:{' '.join(words[a:b])}")
@@ -214,9 +222,22 @@ def _label(
             # "Yes, it is a CT scan." to "Is this an MRI?"
             why = f"explicit 'yes' but the rest names another {member}"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+        rival = _rival_restated(words, rest, prop, lex, v)
+        if rival is not None:
+            # "Yes, ... malignant cells. The peripheral cells appear benign." to "are the
+            # peripheral cells malignant?"
+            why = f"explicit 'yes' but the rest says the subject is '{rival}'"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
     if said is not None and _ASKED.match(f):
         # "Yes? The root apex overlaps the canal ...": a yes that asks.
         return YesNoVerdict(None, "hedge", "the yes/no is asked, not answered", f)
+    if said is not None and "?" in f:
+        own = _own_question(f, prop, lex, v)
+        if own is not None:
+            # "Trachea deviated? No." to "Is the trachea midline?": the yes/no answers the
+            # answer's own question.
+            why = f"the yes/no answers a question of the answer's own ('{own}')"
+            return YesNoVerdict(None, "ambiguous", why, f, cues=tuple(cues))
     if said is YesNo.NO and prop.normal_predicate:
         denied = _denies_abnormality(words, rest, v, lex)
         if denied is not None:
@@ -253,6 +274,15 @@ def _label(
         if found is not None and found[0] is not said:
             why = f"explicit '{said.value}' but the rest says '{found[0].value}'"  # type: ignore[union-attr]
             return YesNoVerdict(None, "contradiction", why, f, found[2], tuple(cues))
+        if said is YesNo.NO:
+            part = _unseen_part(r, clauses, prop, v)
+            if part is not None:
+                return YesNoVerdict(None, "qualified", part, f, cues=tuple(cues))
+            same = _identity_restated(words, rest, prop, lex, v)
+            if same is not None:
+                # "No, this is a gross photograph of ..." to "is this a gross specimen?"
+                why = f"explicit 'no' but the rest says it is '{same}'"
+                return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
         how = "explicit"
         matched: tuple[str, ...] = found[2] if found is not None else ()
         return YesNoVerdict(said, how, f"explicit '{said.value}'", f, matched, tuple(cues))
@@ -277,6 +307,10 @@ def _label(
     if _cut_off(r, v) and not _committed(r, matched, v):
         why = "the answer is cut off before it ends"
         return YesNoVerdict(None, "truncated", why, f, matched)
+    if lab is YesNo.NO:
+        part = _unseen_part(r, clauses, prop, v)
+        if part is not None:
+            return YesNoVerdict(None, "qualified", part, f, matched)
     return YesNoVerdict(lab, "implicit", why, f, matched)
 
 
@@ -580,7 +614,7 @@ def _implicit(
         return None, "clauses disagree", tuple(matched)
     lab = next(iter(labels))
     head = prop.head or (prop.words[-1] if prop.words else None)
-    if lab is YesNo.YES and head is not None and _head_denied(r, head, v):
+    if lab is YesNo.YES and head is not None and _head_denied(r, head, v, prop.words):
         # "no definite fracture line visualised. Occult supracondylar fracture likely.": a
         # denial of the finding itself elsewhere in the answer leaves it undecided.
         return None, f"another clause denies the '{head}'", tuple(matched)
@@ -649,15 +683,49 @@ def _raw_echo(r: Reading, prop: Proposition, text: str, lex: Lexicon) -> bool:
     )
 
 
-def _head_denied(r: Reading, head: str, v: YesNoVocab) -> bool:
+_PLAIN = frozenset({"yes", "no"})  # listed by "… options: [yes, no]", never a predicate
+
+
+def _own_polarity(
+    ws: tuple[str, ...], prop: Proposition, lex: Lexicon
+) -> tuple[YesNo | None, str] | None:
+    """A yes/no word of the answer that is the question's own word or a rival of it
+    ("Negative" or "Positive" to "Is the culture negative?"): not a yes or a no. Repeated
+    alone, the question's word affirms it; None when no such word."""
+    own = [w for w in ws if w in prop.words and w not in _PLAIN]
+    if own:
+        if len(own) < len(ws) or prop.negated:
+            return None, f"the answer's yes/no word is the question's own ('{own[0]}')"
+        return YesNo.YES, "restates the question's words"
+    rival = _rival(ws, prop, lex)
+    if rival is not None:
+        return None, f"the answer's yes/no word is a rival of the question's '{rival}'"
+    return None
+
+
+def _rival(words: tuple[str, ...], prop: Proposition, lex: Lexicon) -> str | None:
+    """The question's word that an answer word is a parallel alternative of, if any."""
+    par = lex.parallel
+    for w in words:
+        mine = par.get(w)
+        if mine:
+            for q in prop.words:
+                if q != w and mine & par.get(q, set()):
+                    return q
+    return None
+
+
+def _head_denied(r: Reading, head: str, v: YesNoVocab, own: tuple[str, ...] = ()) -> bool:
     """A denial cue ("no", "without") up to two words before the question's finding, with no
-    clause punctuation between them."""
+    clause punctuation between them; the question's `own` words ("gram-negative") are none."""
     words, f = r.words, r.focus
     for i, w in enumerate(words):
         if w != head:
             continue
         for j in range(max(0, i - 2), i):
             x = words[j]
+            if x in own:
+                continue
             if (x in ("no", "not", "without") or x in v.no_words) and not any(
                 c in ",.;:" for c in f[r.ends[j] : r.starts[i]]
             ):
@@ -673,6 +741,7 @@ def _clause(
     if prop.comparison is not None:
         return _comparison(r, a, b, prop.comparison, lex)
     need = prop.words
+    echo = frozenset(w for w in need if w in v.no_words)  # "negative" of "gram-negative rods"
     pred = prop.predicate
     subject = tuple(w for w in need if w != pred) if pred is not None else need
     at: dict[str, int] = {}
@@ -740,10 +809,11 @@ def _clause(
             value = words[k + 1]
             if truth and (value in lex.grammar["report_denials"] or value in v.no_words):
                 return YesNo.NO, f"report style: '{value}'", shown
-            if truth and value in v.report_presence and not _negations(words, a, b, spots, lex):
-                return YesNo.YES, f"report style: '{value}'", shown
+            if truth and value in v.report_presence:
+                if not _negations(words, a, b, spots, lex, echo):
+                    return YesNo.YES, f"report style: '{value}'", shown
             return None, f"a value after the term that is not read: '{value}'", shown
-    cues = _negations(words, a, b, spots, lex)
+    cues = _negations(words, a, b, spots, lex, echo)
     if partial and not cues:
         return None  # "A stone is seen": which stone is not said
     if len(cues) > 1:
@@ -817,13 +887,27 @@ def _report_value(r: Reading, b: int, lex: Lexicon) -> str | None:
     return " ".join(p) if p is not None else None
 
 
-def _negations(words: tuple[str, ...], a: int, b: int, spots: list[int], lex: Lexicon) -> list[str]:
-    """Negation cues of the clause that bear on the matched words."""
+def _negations(
+    words: tuple[str, ...],
+    a: int,
+    b: int,
+    spots: list[int],
+    lex: Lexicon,
+    echo: frozenset[str] = frozenset(),
+) -> list[str]:
+    """Negation cues of the clause that bear on the matched words.
+
+    ``echo``: the question's own words that are also no-words ("negative" of "Are these
+    gram-negative rods?"): in the answer they repeat the question, they deny nothing.
+    """
     out: list[str] = []
     last = spots[-1]
     nos = vocab(lex).no_words
     i = a
     while i < b:
+        if words[i] in echo:
+            i += 1
+            continue
         if lex.neg_pseudo.match_at(words, i) is not None:
             i += 2
             continue
@@ -885,6 +969,78 @@ def _extra_words(
         ):
             continue
         if w in lex.neg_before.phrases_words or w in lex.neg_after.phrases_words:
+            continue
+        return w
+    return None
+
+
+_IDENTITY_SUBJECTS = frozenset({"this", "these", "it", "that"})
+
+
+def _identity_restated(
+    words: tuple[str, ...],
+    ranges: list[tuple[int, int]],
+    prop: Proposition,
+    lex: Lexicon,
+    v: YesNoVocab,
+) -> str | None:
+    """A word of an identity question ("is this a gross specimen?") that a clause saying
+    what it is ("this is a gross photograph") keeps, with no denial and no rival word (the
+    "T2" of "this is a T2 image" to "Is this a T1 image?")."""
+    if not prop.question_words & _IDENTITY_SUBJECTS:
+        return None
+    copula = lex.grammar["copula"]
+    for a, b in ranges:
+        if b - a < 3 or words[a] not in _IDENTITY_SUBJECTS or words[a + 1] not in copula:
+            continue
+        clause = words[a:b]
+        if any(x in ("no", "not", "without", "never") or x in v.no_words for x in clause):
+            continue
+        if lex.neg_before.find(clause):
+            continue  # "this looks like a hypertrophic scar rather than a keloid"
+        kept = next((w for w in clause if w in prop.words and w not in lex.generic), None)
+        if kept is not None and _rival(clause, prop, lex) is None:
+            return kept
+    return None
+
+
+def _unseen_part(
+    r: Reading, ranges: list[tuple[int, int]], prop: Proposition, v: YesNoVocab
+) -> str | None:
+    """Why a "no" stands only for part of the image: a clause without the question's words
+    says something was not seen or assessed ("Rt kidney: no hydronephrosis. Lt kidney: not
+    visualised.")."""
+    words = r.words
+    if not any(w in prop.words for a, b in ranges for w in words[a:b]):
+        return None  # "No, the pancreas is not included": the thing asked about is unseen
+    for a, b in ranges:
+        clause = words[a:b]
+        found = v.lex.unassessed.find(clause)
+        if found and not any(w in prop.words for w in clause):
+            i, j = found[0]
+            return f"a 'no' for part of the image only: '{' '.join(clause[i:j])}'"
+    return None
+
+
+def _own_question(f: str, prop: Proposition, lex: Lexicon, v: YesNoVocab) -> str | None:
+    """A word of a question the answer asks itself ("Trachea deviated? No.") that the
+    asked question does not have; None when it only repeats the question."""
+    end = f.index("?")
+    start = max(f.rfind(c, 0, end) for c in ".!\n|:") + 1
+    asked = lex.canon.words(f[start:end])
+    if any(w in lex.yes or w in lex.no for w in asked):
+        return None  # "No. Why? ...": the answer comes first
+    stems = {stem(q) for q in prop.question_words}
+    for w in asked:
+        if (
+            w in prop.question_words
+            or stem(w) in stems
+            or w in v.frame
+            or w in lex.stopwords
+            or w in lex.grammar["copula"]
+            or w in lex.q_articles
+            or not w.isalpha()
+        ):
             continue
         return w
     return None
@@ -1022,6 +1178,38 @@ def _other_member(
     return None
 
 
+# Parallel classes read elsewhere (sides, positions) or too loose to oppose two words.
+_LOOSE_CLASSES = frozenset({"laterality", "position", "degree", "number"})
+
+
+def _rival_restated(
+    words: tuple[str, ...],
+    ranges: list[tuple[int, int]],
+    prop: Proposition,
+    lex: Lexicon,
+    v: YesNoVocab,
+) -> str | None:
+    """A rival of the question's predicate word (benign for malignant) in a clause that
+    restates the rest of the question's words, holds no denial and not the predicate."""
+    par = lex.parallel
+    need = prop.words
+    for a, b in ranges:
+        clause = words[a:b]
+        if any(x in ("no", "not", "without", "never") or x in v.no_words for x in clause):
+            continue
+        for w in clause:
+            mine = par.get(w)
+            if not mine or w in need:
+                continue
+            q = next((q for q in need if (mine & par.get(q, set())) - _LOOSE_CLASSES), None)
+            if q is None or q in clause:
+                continue
+            stems = {stem(x) for x in clause}
+            if all(x == q or x in clause or stem(x) in stems for x in need):
+                return w
+    return None
+
+
 def _other_organ(
     words: tuple[str, ...], ranges: list[tuple[int, int]], prop: Proposition, v: YesNoVocab
 ) -> str | None:
@@ -1108,8 +1296,20 @@ def _short_answer(
                 k = words.index(other)
                 if any(x in lex.q_preps for x in words[max(0, k - 2) : k]):
                     continue  # "better seen on MRI": how it is seen, not what this is
+                if _denial_in(words, lex, v):
+                    return None  # "Malignant features are absent": the other one denied
                 return YesNo.NO, f"names another {cls} ('{other}')", (other,)
     return None
+
+
+def _denial_in(words: tuple[str, ...], lex: Lexicon, v: YesNoVocab) -> bool:
+    """Any denial word or phrase among the words."""
+    return (
+        any(w in ("no", "not", "without", "never") or w in v.no_words for w in words)
+        or bool(lex.neg_before.find(words))
+        or bool(lex.neg_after.find(words))
+        or bool(lex.neg_after_state.find(words))
+    )
 
 
 def _committed(r: Reading, matched: tuple[str, ...], v: YesNoVocab) -> bool:
