@@ -18,8 +18,8 @@ from ..lexicon import Lexicon
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.I | re.S)
 _THINK = re.compile(r"<think>.*?(?:</think>|$)", re.I | re.S)
 _THINK_OPEN = re.compile(r"<think>", re.I)
-# A dialogue turn after the answer: a chat role tag that opens a sentence or a line.
-_NEXT_TURN = re.compile(r"(?:^|[.!?\n])\s*(?:human|assistant|user|gpt)\s*:", re.I | re.M)
+# Chat roles whose tag opens a new dialogue turn inside an answer.
+_TURN_TAGS = frozenset({"human", "assistant", "user", "gpt"})
 _THINK_BLOCK = re.compile(r"<think>(.*?)</think>", re.I | re.S)
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.S)
 # White space after a stop, or line breaks: the same as "(?<=[.!?])\s+|\n+" (a pattern that
@@ -409,16 +409,22 @@ def _find(
             t = stripped
     if ":" in t:
         t = role.sub("", t).strip()
-        turn = _NEXT_TURN.search(t) if ":" in t else None
+        turn = _next_turn(t) if ":" in t else None
         if turn is not None:
-            following = _NEXT_TURN.split(t[turn.end() :], maxsplit=1)[0].strip()
-            if not following.endswith("?"):
-                # "Human: Yes, there is growth. Human: No growth.": a made-up dialogue
-                # goes on with another answer; which turn is the model's own is not known.
-                return Focus("", "a leaked dialogue of several turns"), None
+            rest = t[turn[1] :]
+            while True:
+                nxt = _next_turn(rest)
+                following = (rest[: nxt[0]] if nxt is not None else rest).strip()
+                if not following.endswith("?"):
+                    # "Human: Yes, there is growth. Human: No growth.": a made-up dialogue
+                    # goes on with another answer; which turn is the model's own is unknown.
+                    return Focus("", "a leaked dialogue of several turns"), None
+                if nxt is None:
+                    break
+                rest = rest[nxt[1] :]
             # "The answer is left.\n\nHuman: Is there midline shift?": a made-up next
             # question after the answer; the answer is what came before it.
-            t = t[: turn.start() + 1].strip()
+            t = t[: turn[0]].strip()
     low = t.lower()
     last = max(low.rfind("answer"), low.rfind("conclusion"))
     if last >= 0:
@@ -510,6 +516,27 @@ def _concludes(t: str, low: str, pats: _Patterns) -> bool:
         if _word_start(low, a):
             return True
         pos = a + 1
+
+
+def _next_turn(t: str) -> tuple[int, int] | None:
+    """(start, end) of the first chat role tag ("Human:") that opens the text, a sentence or
+    a line: a dialogue turn. Found from the colons (few), not by a regex tried everywhere."""
+    pos = t.find(":")
+    while pos >= 0:
+        j = pos
+        while j > 0 and t[j - 1] == " ":
+            j -= 1
+        i = j
+        while i > 0 and t[i - 1].isalpha():
+            i -= 1
+        if i < j and t[i:j].lower() in _TURN_TAGS:
+            k = i
+            while k > 0 and t[k - 1].isspace():
+                k -= 1
+            if k == 0 or t[k - 1] in ".!?\n" or "\n" in t[k:i]:
+                return k, pos + 1
+        pos = t.find(":", pos + 1)
+    return None
 
 
 def _clean(text: str, role: re.Pattern[str]) -> str:

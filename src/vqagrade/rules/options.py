@@ -596,7 +596,8 @@ def _finish(
     a_base = _content(tuple(t.text for t in lex.canon.base(a_text)), lex)
     b_base = _content(tuple(t.text for t in lex.canon.base(b_text)), lex)
     a_surface, b_surface = _keys(a_base, b_base, lex)
-    shared = set(a_base) & set(b_base)
+    # Only when a synonym rewrote a word (most options keep their written words).
+    shared = set(a_base) & set(b_base) if not set(a_key + b_key) <= set(a_base + b_base) else ()
     if shared:
         # "small intestine or large intestine" reads as "small bowel" or "colon": the
         # written word both share ("intestine", read "bowel") tells neither apart.
