@@ -106,6 +106,7 @@ _LIST_SECTIONS = {
         "pseudo",
         "after",
         "after_state",
+        "before_state",
         "scope_end",
         "from_verbs",
         "unassessed",
@@ -445,6 +446,7 @@ class Lexicon:
         self.mixed = words("cues.mixed")
         self.state_words = words("question.state_predicates")
         self.scope_end = words("negation.scope_end")
+        self.neg_before_state = phrases("negation.before_state")
         self.from_verbs = words("negation.from_verbs")
         self.comparatives = PhraseSet()
         self.comparative_sign: dict[tuple[str, ...], tuple[str, int]] = {}

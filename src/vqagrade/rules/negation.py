@@ -35,6 +35,9 @@ def negate(
         cue = _cue_before(r, h, lex) or _finding_denied(r, h, opts, lex)
         if cue is None:
             cue, state = _cue_after(r, h, hits, opts, lex)
+            if cue is None and (opts.abnormal_question or opts.state_question):
+                cue = _state_before(r, h, lex)
+                state = cue is not None
             if state and opts.state_question:
                 confirmed.add(h.option)
                 cue = None
@@ -92,6 +95,19 @@ def _finding_before(r: Reading, h: Hit, lex: Lexicon) -> bool:
         r.starts[i] >= lo and r.words[i] not in stop and r.words[i].isalpha()
         for i in range(max(0, h.first - 4), h.first)
     )
+
+
+def _state_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
+    """A state right before the mention that calls it normal ("a normal-sized spleen")."""
+    words = r.words
+    for n in (2, 1):
+        k = h.first - n
+        if k < 0 or r.starts[k] < clause_start(r, h.start):
+            continue
+        p = lex.neg_before_state.match_at(words, k)
+        if p is not None and k + len(p) == h.first:
+            return " ".join(p)
+    return None
 
 
 def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
