@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..kinds import YesNo
 from ..labels import Label
 from ..lexicon import Lexicon
-from .comparison import comparative, direction, off_comparand
+from .comparison import comparand_said, comparative, direction, off_comparand
 from .decide import decide
 from .final_answer import flag_table
 from .mentions import (
@@ -292,6 +292,10 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         off = off_comparand(r, opts, lex)
         if off:
             why = f"compares with '{off}', not with what the question names"
+            return Verdict(None, "comparand", why, f, tuple(hits), tuple(cues))
+        other = comparand_said(r, opts, lex)
+        if other:
+            why = f"names the comparand ('{other}') and not the question's subject"
             return Verdict(None, "comparand", why, f, tuple(hits), tuple(cues))
     if opts.state_question:
         # "Which kidney is absent?" - "Absent left kidney": the question's own word confirms.

@@ -296,7 +296,7 @@ def _spans(
         h = Hit(Label.A, i, j - 1, r.starts[i], r.ends[j - 1], "word")
         neg = (
             _cue_before(r, h, lex) is not None
-            or _cue_after(r, j, lex, ch.state_question)
+            or _cue_after(r, j, lex, ch.state_question, ch.asked)
             or bool(_denied_after(r, j, voc))
         )
         if words[i:j] in cores and words[i:j] not in own:
@@ -467,13 +467,19 @@ def _comparative(
     return k, f"the comparative selects option {LETTERS[k].value}"
 
 
-def _cue_after(r: Reading, j: int, lex: Lexicon, state_question: bool) -> bool:
-    """A denial right after a mention, in its clause ("the liver is excluded")."""
+def _cue_after(
+    r: Reading, j: int, lex: Lexicon, state_question: bool, asked: frozenset[str] = frozenset()
+) -> bool:
+    """A denial right after a mention, in its clause ("the liver is excluded"; "the trachea
+    is not compressed" to "Which structure is compressed …?")."""
     hi = clause_end(r, r.ends[j - 1])
-    for t in range(j, min(len(r.words), j + 4)):
+    words = r.words
+    for t in range(j, min(len(words), j + 4)):
         if r.ends[t] > hi:
             break
-        if lex.neg_after.match_at(r.words, t) is not None:
+        if lex.neg_after.match_at(words, t) is not None:
+            return True
+        if words[t] in ("not", "no") and t + 1 < len(words) and words[t + 1] in asked:
             return True
         # "the liver is unremarkable": a state that says the option is not the finding.
         if not state_question and lex.neg_after_state.match_at(r.words, t) is not None:
@@ -630,7 +636,7 @@ def _other_option_words(
             h = Hit(Label.A, t, t, r.starts[t], r.ends[t], "word")
             if (
                 _cue_before(r, h, lex) is not None
-                or _cue_after(r, t + 1, lex, ch.state_question)
+                or _cue_after(r, t + 1, lex, ch.state_question, ch.asked)
                 or _denied_after(r, t + 1, voc)
             ):
                 continue
@@ -643,7 +649,7 @@ def _positive_at(r: Reading, t: int, ch: Choices, lex: Lexicon, voc: _Vocab) -> 
     h = Hit(Label.A, t, t, r.starts[t], r.ends[t], "word")
     return not (
         _cue_before(r, h, lex) is not None
-        or _cue_after(r, t + 1, lex, ch.state_question)
+        or _cue_after(r, t + 1, lex, ch.state_question, ch.asked)
         or _denied_after(r, t + 1, voc)
     )
 

@@ -97,6 +97,30 @@ def off_comparand(r: Reading, opts: Options, lex: Lexicon) -> str | None:
     return None
 
 
+def comparand_said(r: Reading, opts: Options, lex: Lexicon) -> str | None:
+    """A word that names the question's comparand, in an answer that names not its subject
+    ("The right lobe is smaller." to "Is the left lobe larger or smaller than the right
+    lobe?"): the answer's comparative may be said of the comparand."""
+    comparand = set(opts.comparand)
+    texts = " ".join(opts.texts).lower()
+    if any(c in texts for c in comparand):
+        return None  # "wider-than-tall or taller-than-wide?": the options hold it
+    subject = {
+        w
+        for w in opts.question_outside
+        if w not in comparand and content_word(w, lex) and w not in opts.a.words + opts.b.words
+    }
+    distinct = [c for c in opts.comparand if c not in subject and content_word(c, lex)]
+    said = next((c for c in distinct if c in r.wordset), None)
+    if said is None:
+        return None
+    par = lex.parallel
+    # The subject's word that opposes the comparand's ("left" for "right"), else all of it.
+    rivals = {w for w in subject for c in distinct if par.get(w, set()) & par.get(c, set())}
+    own = rivals or subject
+    return None if own & r.wordset else said
+
+
 def _sign_of(words: tuple[str, ...], lex: Lexicon) -> tuple[str, int] | None:
     """The dimension and sign an option names ("more hyperintense", "darker", "less dense";
     "hyperintense" of "more hyperintense or hypointense than X?" read with its "more")."""

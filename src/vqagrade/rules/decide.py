@@ -262,6 +262,17 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         if site:
             why = f"places the finding in a second site too ('{site}')"
             return Verdict(None, "second-site", why, f, t_hits, t_cues)
+        if _not_only_more(r, hits, lab):
+            # "not only the dermis but also the subcutaneous fat": the second may be the
+            # other option in words the rules do not know.
+            why = "'not only' the option 'but also' something more"
+            return Verdict(None, "both-mentioned", why, f, t_hits, t_cues)
+        term = _other_in_term(r, hits, lab, opts)
+        if term:
+            # "into the right and left main pulmonary arteries": "left main" is a fixed
+            # term, yet its side word is the other option, coordinated with this one.
+            why = f"the other option's word is inside a term coordinated with it ('{term}')"
+            return Verdict(None, "both-mentioned", why, f, t_hits, t_cues)
         normal = _subject_normal(r, hits, opts, lex)
         if normal:
             # "Anterior disc displacement. The condyle itself is in a normal position." to
@@ -284,7 +295,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
                 None, "hedge", "names both options as alternatives ('X or Y')", f, t_hits, t_cues
             )
         if _joined(hits, words, _AND, strict=True):
-            if any(w in {"between", "vs", "versus"} for w in words[: hits[0].first]):
+            if any(w in _BETWEEN for w in words[: hits[0].first]):
                 return Verdict(
                     None, "hedge", "weighs one option against the other", f, t_hits, t_cues
                 )
@@ -452,6 +463,41 @@ def _second_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Le
 
 _CONTRASTS = frozenset({"but", "however", "whereas", "while"})
 _CONCLUDING = frozenset({"so", "therefore", "thus", "hence", "consequently"})
+
+
+def _not_only_more(r: Reading, hits: list[Hit], lab: Label) -> bool:
+    """ "not only X but also Y" with X the option and no option mention after "also"."""
+    words = r.words
+    if "only" not in r.wordset or "also" not in r.wordset:
+        return False
+    for k in range(len(words) - 1):
+        if words[k] == "not" and words[k + 1] == "only":
+            also = next((m for m in range(k + 2, len(words)) if words[m] == "also"), None)
+            if also is None:
+                return False
+            mine = any(k < h.first < also and h.option is lab for h in hits)
+            after = any(h.first > also for h in hits)
+            return mine and not after and also + 1 < len(words)
+    return False
+
+
+def _other_in_term(r: Reading, hits: list[Hit], lab: Label, opts: Options) -> str:
+    """A fixed term ("left_main") right after "<option> and" whose first word is the other
+    option's key word."""
+    other = opts.b if lab is Label.A else opts.a
+    words = r.words
+    for h in hits:
+        if h.option is not lab or h.last + 2 >= len(words) or words[h.last + 1] not in _AND_OR:
+            continue
+        nxt = words[h.last + 2]
+        if "_" in nxt and nxt.split("_", 1)[0] in other.key and nxt not in other.words:
+            return nxt.replace("_", " ")
+    return ""
+
+
+_AND_OR = frozenset({"and", "or", "&"})
+# Before "X and Y": a place between them or a weighing of one against the other, not both.
+_BETWEEN = frozenset({"between", "vs", "versus", "junction", "border", "interface", "boundary"})
 
 
 def _subject_normal(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str:

@@ -378,6 +378,10 @@ def _read_words(
         # second item may be another option in other words.
         why = "names one option and more, with an 'all of the above' option"
         return ChoiceVerdict(None, "several", why, f, tuple(cues), matched)
+    slash = _slashed(f, ch, lex, next(iter(said))) if len(said) == 1 else False
+    if slash:
+        why = "an option joined by a slash to something else (alternatives)"
+        return ChoiceVerdict(None, "several", why, f, tuple(cues), matched)
     hypo = _hypothetical_mention(r, spans)
     if hypo is not None:
         why = f"names option {LETTERS[hypo].value} under a condition ('would')"
@@ -439,6 +443,27 @@ def _letter(raw: str, n: int, f: str, why: str) -> ChoiceVerdict:
 
 _MORE = frozenset({"and", "plus", "also"})
 _CONDITION_OPENERS = frozenset({"if", "in", "for", "assuming", "given"})
+
+
+_SLASHED = re.compile(r"[A-Za-z]{3,}[^/\n]*\s/\s*[A-Za-z]{3,}|[A-Za-z]{3,}\s*/\s[A-Za-z]{3,}")
+
+
+def _slashed(f: str, ch: Choices, lex: Lexicon, k: int) -> bool:
+    """ "Klebsiella / Strep pneumoniae": names joined by a spaced slash (alternatives), one of
+    them option k, another one a word that begins or is begun by another option's word
+    ("strep", "streptococcus"); a synonym after the slash ("schwannoma / acoustic neuroma")
+    is no alternative, nor an option written with a slash."""
+    if "/" not in f or any("/" in t for t in ch.texts) or not _SLASHED.search(f):
+        return False
+    own = set(ch.words[k])
+    others = {w for o, ws in enumerate(ch.words) if o != k for w in ws if w not in own}
+    others = {w for w in others if len(w) >= 4}
+    for w in lex.canon.words(f):
+        if w in own or len(w) < 4:
+            continue
+        if any(o.startswith(w) or w.startswith(o) for o in others):
+            return True
+    return False
 
 
 def _hypothetical_mention(r: Reading, spans: list[tuple[int, bool, int, int]]) -> int | None:

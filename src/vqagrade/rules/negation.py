@@ -182,6 +182,8 @@ def _cue_after(
         if p is not None:
             return " ".join(p), False
         p = after_state.match_at(words, j)
+        if p is not None and not opts.state_question and p[-1] in opts.context:
+            p = None  # "The left lung is collapsed" to "Which lung is collapsed?"
         if p is not None and (opts.abnormal_question or opts.state_question):
             return " ".join(p), True
         if (

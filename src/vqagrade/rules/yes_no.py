@@ -142,6 +142,10 @@ def _label(
     early = r.early
     if early is not None and early.rule != _EXPLICIT_EARLY:
         return YesNoVerdict(None, early.rule, early.reason, f, cues=early.cues)
+    if "if" in r.wordset and _conditional_answer(f, lex):
+        # "If it represents methaemoglobin then yes; if it is fat, no."
+        why = "the yes/no is given under a condition ('if …')"
+        return YesNoVerdict(None, "conditional", why, f)
     words = r.words
     if early is not None:  # every word is a yes/no word ("yes", "No no")
         echoed = _own_polarity(words, prop, lex)
@@ -170,6 +174,16 @@ def _label(
     rest: list[tuple[int, int]] = []
     for a, b in clauses:
         lab = _polarity(words, a, b, v)
+        if (
+            lab is not None
+            and b < len(words)
+            and words[b] in ("and", "or")
+            and not r.focus[r.ends[b - 1] : r.starts[b]].strip()
+            and b + 1 < len(words)
+            and (v.yes.match_at(words, b + 1) or v.no.match_at(words, b + 1))
+            and any(w in prop.words for w in words[a:b])
+        ):
+            lab = None  # "Positive and negative controls are shown": a coordination
         if (
             lab is None
             and a == 0
@@ -278,7 +292,9 @@ def _label(
             part = _unseen_part(r, clauses, prop, v)
             if part is not None:
                 return YesNoVerdict(None, "qualified", part, f, cues=tuple(cues))
-            same = _identity_restated(words, rest, prop, lex, v)
+            same = _identity_restated(words, rest, prop, lex, v) or _restated_after_no(
+                words, rest, prop, lex, v
+            )
             if same is not None:
                 # "No, this is a gross photograph of ..." to "is this a gross specimen?"
                 why = f"explicit 'no' but the rest says it is '{same}'"
@@ -686,6 +702,28 @@ def _raw_echo(r: Reading, prop: Proposition, text: str, lex: Lexicon) -> bool:
 _PLAIN = frozenset({"yes", "no"})  # listed by "… options: [yes, no]", never a predicate
 
 
+def _general_statements(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int, int]]:
+    """General statements of the answer ("X is a common complication of", "can all present
+    with"), less relative clauses ("…, which may suggest"), which comment on a finding."""
+    return [
+        (i, j) for i, j in lex.generic_statements.find(words) if words[i] not in ("which", "that")
+    ]
+
+
+_SENTENCE_BREAKS = re.compile(r"[.;!?\n]")
+
+
+def _conditional_answer(f: str, lex: Lexicon) -> bool:
+    """A sentence with "if" and a yes or a no after it."""
+    for piece in _SENTENCE_BREAKS.split(f):
+        ws = lex.canon.words(piece)
+        if "if" in ws:
+            at = ws.index("if")
+            if any(w in lex.yes or w in lex.no for w in ws[at + 1 :]):
+                return True
+    return False
+
+
 def _own_polarity(
     ws: tuple[str, ...], prop: Proposition, lex: Lexicon
 ) -> tuple[YesNo | None, str] | None:
@@ -701,6 +739,26 @@ def _own_polarity(
     if rival is not None:
         return None, f"the answer's yes/no word is a rival of the question's '{rival}'"
     return None
+
+
+def _clause_rival(clause: tuple[str, ...], prop: Proposition, lex: Lexicon) -> str | None:
+    """A word of the clause parallel to a question word it is not (grey for white, right
+    for left); counts and degrees are too loose to oppose."""
+    par = lex.parallel
+    rivals = _RIVAL_CLASSES | lex.grammar["exclusive_classes"]
+    for w in clause:
+        mine = par.get(w)
+        if not mine or w in prop.words:
+            continue
+        for q in prop.words:
+            if mine & par.get(q, set()) & rivals:
+                return w
+    return None
+
+
+# Classes whose members oppose each other in one statement (with the exclusive ones); others
+# mix kinds ("contrast" and "oral" share one) or are too loose (counts, degrees).
+_RIVAL_CLASSES = frozenset({"laterality", "colour", "size", "stain"})
 
 
 def _rival(words: tuple[str, ...], prop: Proposition, lex: Lexicon) -> str | None:
@@ -794,11 +852,12 @@ def _clause(
     for name, found in (
         ("landmark", lex.landmark.find(clause)),
         ("conditional", lex.conditional.find(r.words)),
+        ("general statement", _general_statements(r.words, lex)),
         ("past or general", v.unsettled.find(clause)),
     ):
         if found:
             i, j = found[0]
-            cue = " ".join(clause[i:j] if name != "conditional" else r.words[i:j])
+            cue = " ".join(clause[i:j] if name == "past or general" else r.words[i:j])
             return None, f"{name}: '{cue}'", shown
     for i, j in v.other_findings.find(clause):
         if not set(clause[i:j]) <= prop.question_words:
@@ -855,6 +914,11 @@ def _clause(
                 and lex.parallel.get(w, set()) & _PART_CLASSES
             ):
                 return None, f"says '{pred}' of a part only ('{w}')", shown
+    rival = _clause_rival(clause, prop, lex)
+    if rival is not None:
+        # "The lesion is at the grey-white matter junction" to "… in the white matter?";
+        # "The right hemidiaphragm appears elevated relative to the left."
+        return None, f"also names a rival of the question's words ('{rival}')", shown
     return YesNo.YES, "restates the question's words", shown
 
 
@@ -1001,6 +1065,41 @@ def _identity_restated(
         kept = next((w for w in clause if w in prop.words and w not in lex.generic), None)
         if kept is not None and _rival(clause, prop, lex) is None:
             return kept
+    return None
+
+
+def _restated_after_no(
+    words: tuple[str, ...],
+    ranges: list[tuple[int, int]],
+    prop: Proposition,
+    lex: Lexicon,
+    v: YesNoVocab,
+) -> str | None:
+    """After a "no", a clause that says two or more of the question's words with no
+    denial, no normal state and no rival ("No, the tumour cells have breached the basement
+    membrane" to "is there invasion through the basement membrane?"): it may describe what
+    was asked."""
+    need = [w for w in prop.words if w not in lex.generic]
+    if len(need) < 2:
+        return None
+    if any(_denial_in(words[a:b], lex, v) for a, b in ranges):
+        return None  # "… There is no evidence of metastatic carcinoma.": the no is restated
+    if not any(w in v.abnormal for a, b in ranges for w in words[a:b]):
+        return None  # "No, the bladder wall is thin and smooth": a normal description
+    for a, b in ranges:
+        clause = words[a:b]
+        kept = [w for w in need if w in clause]
+        if len(kept) < 2 or _clause_rival(clause, prop, lex):
+            continue
+        if any(w in v.normal_words for w in clause):
+            continue
+        more = [
+            w
+            for w in clause
+            if w not in need and w not in lex.stopwords and w not in lex.generic and w.isalpha()
+        ]
+        if more:  # "Russell bodies: none" says nothing more than the terms
+            return " ".join(kept)
     return None
 
 
