@@ -73,6 +73,8 @@ _SENT_BREAK = re.compile(
 )
 _CAPITAL_LETTER = re.compile(r"(?<![\w'-])[(\[]?[A-H][)\]]?(?![\w'-])")
 # "A, B and C are wrong": the letter opens a list of letters.
+# "A/D - the clot extends …": a second letter after a slash.
+_SLASH_LETTER = re.compile(r"^\s*[/&+]\s*[(\[]?[A-H][)\]]?(?![\w'-])")
 _LIST_GOES_ON = re.compile(r"^\W*[A-H](?:\s*(?:,|and|or|&)\s*[A-H])*\s+(?:and|or|are|,)\b")
 _LETTER_IN = re.compile(r"(?<![\w'-])[(\[]?([A-H])[)\]]?(?![\w'-])")
 _LETTER_DENIED_AFTER = re.compile(

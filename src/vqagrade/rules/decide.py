@@ -201,6 +201,8 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
             return Verdict(None, "cue-elsewhere", why, f, t_hits, t_cues)
     if both_cue and _counting(opts, lex):
         both_cue = []  # "Both lesions enhance" to "one lesion or multiple?" counts lesions
+    if both_cue and hits and _pair_of_one(r, both_cue[0], hits, opts, lex):
+        both_cue = []  # "Both maxillary antra are opacified": the pair of one option
     if both_cue and hits:
         # "Both the left and right kidneys are visible": a cue about something the question
         # does not ask, or about options that cannot both hold (CT and MRI), is no answer.
@@ -262,6 +264,10 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         if site:
             why = f"places the finding in a second site too ('{site}')"
             return Verdict(None, "second-site", why, f, t_hits, t_cues)
+        if _cut_prefix(r, hits, lex):
+            # "The tumour is intra": a sentence cut off inside its deciding word.
+            why = "the answer is cut off inside an option's word (a bare prefix)"
+            return Verdict(None, "truncated", why, f, t_hits, t_cues)
         if _not_only_more(r, hits, lab):
             # "not only the dermis but also the subcutaneous fat": the second may be the
             # other option in words the rules do not know.
@@ -463,6 +469,39 @@ def _second_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Le
 
 _CONTRASTS = frozenset({"but", "however", "whereas", "while"})
 _CONCLUDING = frozenset({"so", "therefore", "thus", "hence", "consequently"})
+
+
+def _pair_of_one(
+    r: Reading, cue: tuple[int, int], hits: list[Hit], opts: Options, lex: Lexicon
+) -> bool:
+    """A both cue whose clause names one option only, when the options are not sides:
+    "both maxillary antra", "maxillary sinuses (bilateral)" speak of that option's pair."""
+    if any("laterality" in lex.parallel.get(w, ()) for w in opts.a.key + opts.b.key):
+        return False
+    if lex.also.find(r.words):
+        return False  # "in the neck as well as in both axillae": two places
+    i, j = cue
+    lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.ends[j - 1])
+    if r.focus[:lo].rstrip().endswith("("):
+        lo = clause_start(r, r.focus.rfind("(", 0, lo))  # "maxillary sinuses (bilateral)"
+    before = tuple(w for k, w in enumerate(r.words[:i]) if r.starts[k] >= lo)
+    if lex.neg_before.find(before) or any(w in _NEGATORS for w in before):
+        return False  # "separate from both adrenal glands": the pair is denied
+    inside = {h.option for h in hits if lo <= h.start < hi and h.negation is None}
+    return len(inside) == 1
+
+
+def _cut_prefix(r: Reading, hits: list[Hit], lex: Lexicon) -> bool:
+    """The last word is a bare prefix that names an option ("intra" of intramedullary),
+    after other words and with no closing punctuation: the sentence stops inside it."""
+    words = r.words
+    last = len(words) - 1
+    return (
+        last > 0
+        and words[last] in lex.canon.join_prefixes
+        and any(h.first == last for h in hits)
+        and r.focus.rstrip()[-1:].isalpha()
+    )
 
 
 def _not_only_more(r: Reading, hits: list[Hit], lab: Label) -> bool:

@@ -46,6 +46,7 @@ from .choice_letters import (
     _LIST_GOES_ON,
     _NAMED,
     _NUMBERED,
+    _SLASH_LETTER,
     _TRAILING_LETTER,
     _WHOLE,
     _binomial_lead,
@@ -293,6 +294,11 @@ def _read_words(
     """Decide from the letters and option words of a focus that is not a bare letter."""
     f = r.focus
     n = len(ch.texts)
+    if r.words and f.rstrip()[-1:].isalpha() and r.words[-1] in _CUT_ON and len(r.words) > 3:
+        # "… a posterior protrusion indenting the thecal sac at": cut off mid-sentence.
+        return ChoiceVerdict(None, "truncated", "the answer is cut off mid-sentence", f)
+    if _LETTER_PAIR.match(f):
+        return ChoiceVerdict(None, "several", "two letters joined by a slash ('A/D')", f)
     if _BRACKET_LABEL.search(f):
         # Read the words without the letters that label them ("The liver (A) appears
         # normal" denies the liver); the letters are read below.
@@ -442,6 +448,9 @@ def _letter(raw: str, n: int, f: str, why: str) -> ChoiceVerdict:
 
 
 _MORE = frozenset({"and", "plus", "also"})
+_LETTER_PAIR = re.compile(r"^\W*[A-H]\s*/\s*[A-H](?![\w'-])")
+# Words a sentence cannot end on: an answer that stops on one was cut off.
+_CUT_ON = _OPEN | frozenset({"at", "in", "on", "to", "from", "into", "a", "and", "or", "by", "for"})
 _CONDITION_OPENERS = frozenset({"if", "in", "for", "assuming", "given"})
 
 
@@ -495,6 +504,7 @@ def _lead(
         return ChoiceVerdict(None, "hypothetical", why, f)
     if (
         _GOES_ON.match(rest)
+        or _SLASH_LETTER.match(rest)
         or any(g and g.upper() != raw.upper() for x in _NAMED.finditer(rest) for g in x.groups())
         or _LIST_GOES_ON.match(rest)
     ):
@@ -550,6 +560,8 @@ def _names_something_else(rest: str, k: int, ch: Choices, lex: Lexicon, voc: _Vo
     none of option k's words nor the question's, names something that is not option k
     (an explanation after the letter, "B. Because ...", is not a label)."""
     body = rest.strip().rstrip(".!*_ ")
+    # "B. Radioiodine (I-131) - this is a post-ablation scan": the label before its gloss
+    body = re.split(r"\s[-\u2013\u2014]\s|\(", body, maxsplit=1)[0].strip()
     if not body or any(c in body for c in ".;:!?()[]\n") or not body[:1].isalpha():
         return False
     words = lex.canon.words(body)

@@ -97,6 +97,26 @@ def _finding_before(r: Reading, h: Hit, lex: Lexicon) -> bool:
     )
 
 
+def _state_after_pair(
+    r: Reading, j: int, hi: int, hits: list[Hit], opts: Options, lex: Lexicon
+) -> str | None:
+    """After "and" and a short second subject that names no option, a plural copula and a
+    state ("… and the sensorimotor cortex are relatively preserved"): the state of both."""
+    words, ends = r.words, r.ends
+    for k in range(j + 1, min(len(words), j + 5)):
+        if ends[k] > hi or any(h.first == k for h in hits):
+            return None
+        if words[k] in ("are", "remain", "appear", "look"):
+            for m in (k, k + 1):
+                p = lex.neg_after_state.match_at(words, m)
+                if p is not None and ends[m + len(p) - 1] <= hi:
+                    if not opts.state_question and p[-1] in opts.context:
+                        return None
+                    return " ".join(p)
+            return None
+    return None
+
+
 def _state_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
     """A state right before the mention that calls it normal ("a normal-sized spleen")."""
     words = r.words
@@ -234,6 +254,10 @@ def _cue_after(
             if k < len(words) and ends[k] <= hi:
                 j = k
                 continue
+        if words[j] == "and" and (opts.abnormal_question or opts.state_question):
+            state = _state_after_pair(r, j, hi, hits, opts, lex)
+            if state is not None:
+                return state, True  # "the frontal lobes and motor cortex are preserved"
         if words[j] in grammar["gap_stop"]:
             return None, False  # "female and is not pregnant": another predicate
         if words[j] not in grammar["copula"]:

@@ -97,8 +97,9 @@ def label_yes_no(
         if other:
             why = f"the JSON answer's other fields: {other}"
             return YesNoVerdict(None, "notes", why, out.focus, out.matched, out.cues)
-    if text and "<" in text:
-        beside = _beside_tag(text, r)
+    if text and ("<" in text or r.reasoning):
+        # An answer tag's reasoning and surroundings, or the text before a \boxed{} answer.
+        beside = _beside_tag(text, r) if "<" in text else r.reasoning
         if beside:
             other = _reasoning_reads(beside, out.label, prop, lex, v, gt)
             if other:
@@ -142,6 +143,11 @@ def _label(
     early = r.early
     if early is not None and early.rule != _EXPLICIT_EARLY:
         return YesNoVerdict(None, early.rule, early.reason, f, cues=early.cues)
+    if depth == 0 and "|" in f and f.count("\n") >= 2:
+        row = _table_row(f, prop, lex)
+        if row is not None:
+            lab, why = row
+            return YesNoVerdict(lab, "table" if lab else "ambiguous", why, f)
     if "if" in r.wordset and _conditional_answer(f, lex):
         # "If it represents methaemoglobin then yes; if it is fat, no."
         why = "the yes/no is given under a condition ('if …')"
@@ -385,15 +391,19 @@ def _reasoning_reads(
     """How a reasoning contradicts the label of its answer tag ("" when it does not): a
     sentence or conclusion of it that reads as the other answer, or one that calls the
     lesion benign when the tag says yes to a malignant one."""
+    found = ""
     for piece in _PIECES.split(text):
         if not any(c.isalpha() for c in piece):
             continue
+        if v.self_corrections.find(lex.canon.words(piece)):
+            found = ""  # "… the answer is no. Hmm, that contradicts …, so yes.": corrected
         m = _CONCLUDES.match(piece)
         pr = read_answer(piece[m.end() :] if m else piece, lex)
         if v.intentions.find(pr.words) or lex.purpose.find(pr.words):
             continue  # "I need to check for pneumothorax": what it sets out to do
         if label is YesNo.YES and _benign_to_malignant(pr.words, prop, v):
-            return "calls the lesion benign"
+            found = found or "calls the lesion benign"
+            continue
         out = _label(pr, prop, lex, 1, gt=gt)
         got = out.label
         if got is None and not prop.negated and out.reason.startswith("a denial qualified"):
@@ -402,8 +412,8 @@ def _reasoning_reads(
             # "yes" to "Is the colon healthy?").
             got = YesNo.YES if prop.normal_predicate else YesNo.NO
         if got is not None and got is not label:
-            return f"reads as '{got.value}' ('{piece.strip()[:60]}')"
-    return ""
+            found = found or f"reads as '{got.value}' ('{piece.strip()[:60]}')"
+    return found
 
 
 def reasoning_contradicts(text: str, label: YesNo, prop: Proposition, lex: Lexicon) -> str:
@@ -708,6 +718,38 @@ def _general_statements(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int,
     return [
         (i, j) for i, j in lex.generic_statements.find(words) if words[i] not in ("which", "that")
     ]
+
+
+def _table_row(f: str, prop: Proposition, lex: Lexicon) -> tuple[YesNo | None, str] | None:
+    """A markdown table of yes/no values, one row per finding: the value of the one row that
+    names every word of the question, else no answer; None when there is no such table."""
+    rows: list[tuple[tuple[str, ...], str]] = []
+    for line in f.splitlines():
+        cells = [c.strip(" *_") for c in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or not line.lstrip().startswith("|"):
+            continue
+        value = lex.canon.words(cells[-1])
+        if len(value) == 1 and (value[0] in lex.yes or value[0] in lex.no):
+            rows.append((lex.canon.words(" ".join(cells[:-1])), value[0]))
+    if len(rows) < 2:
+        return None
+    if prop.alternatives:
+        # "Is there pneumonia or effusion?": a yes to either is a yes.
+        alts = {stem(a) for a in prop.alternatives}
+        said = [v for words, v in rows if alts & {stem(w) for w in words}]
+        if any(v in lex.yes for v in said) and not prop.negated:
+            return YesNo.YES, "a table row about one of the alternatives says yes"
+        return None
+    need = {stem(w) for w in prop.words}
+    if not need:
+        return None
+    named = [v for words, v in rows if need <= {stem(w) for w in words}]
+    if len(named) != 1:
+        return None, "a table of yes/no rows, none or several of them about the question"
+    lab = YesNo.YES if named[0] in lex.yes else YesNo.NO
+    if prop.negated:
+        return None, "a table row to a negated question"
+    return lab, f"the table row about the question says '{named[0]}'"
 
 
 _SENTENCE_BREAKS = re.compile(r"[.;!?\n]")
