@@ -243,6 +243,9 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
                 None, "hedge", "names both options as alternatives ('X vs Y')", f, t_hits, t_cues
             )
         if aff in ({Label.A, Label.B}, set()):
+            if _cut_after_sentences(f):
+                why = "a 'both' cue in a last sentence that is cut off"
+                return Verdict(None, "truncated", why, f, t_hits, t_cues)
             return Verdict(
                 Label.BOTH, "both-cue", "a 'both' cue affirms both options", f, t_hits, t_cues
             )
@@ -469,6 +472,13 @@ def _second_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Le
 
 _CONTRASTS = frozenset({"but", "however", "whereas", "while"})
 _CONCLUDING = frozenset({"so", "therefore", "thus", "hence", "consequently"})
+
+
+def _cut_after_sentences(f: str) -> bool:
+    """A text of several sentences whose last one stops without punctuation ("… at the
+    fovea. Both an epiretinal membrane and a macular hole")."""
+    tail = f.rstrip()
+    return tail[-1:].isalnum() and ". " in tail
 
 
 def _pair_of_one(

@@ -294,6 +294,8 @@ def _structured(t: str) -> tuple[str, str] | None:
     yes: list[str] = []
     no: list[str] = []
     for key, value in data.items():
+        if answer is not None and str(key).lower() in _ANSWER_KEYS:
+            continue  # the answer itself, not a flag beside it
         name = str(key).replace("_", " ")
         if isinstance(value, str):
             flag = value.strip().lower()
@@ -306,9 +308,12 @@ def _structured(t: str) -> tuple[str, str] | None:
             yes.append(name)
         elif is_no:
             no.append(name)
-    note = ". ".join(notes)
     if answer is not None:
-        return answer, note
+        # {"answer": "yes", "thyroid_enlarged": false}: the flags beside the answer are notes
+        # too ("no thyroid enlarged"), held against it like the other fields.
+        notes += [f"no {n}" for n in no] + yes
+        return answer, ". ".join(notes)
+    note = ". ".join(notes)
     parts = [" and ".join(yes)] if yes else []
     parts += [f"no {n}" for n in no]
     return ". ".join(parts), note

@@ -384,6 +384,23 @@ def _read_words(
         # second item may be another option in other words.
         why = "names one option and more, with an 'all of the above' option"
         return ChoiceVerdict(None, "several", why, f, tuple(cues), matched)
+    if len(said) == 1:
+        k1 = next(iter(said))
+        other = _letter_beside_words(f, k1, n)
+        if other:
+            return ChoiceVerdict(None, "contradiction", other, f, tuple(cues), matched)
+        alt = _or_beside(r, spans, k1)
+        if alt:
+            why = "names the option as one of alternatives ('X or Y')"
+            return ChoiceVerdict(None, "hedge", why, f, tuple(cues), matched)
+        both = _both_option(r, ch, lex, k1)
+        if both is not None:
+            why = f"a 'both' cue when option {LETTERS[both].value} says both"
+            return ChoiceVerdict(None, "several", why, f, tuple(cues), matched)
+        joined = _joined_option(r, ch, k1)
+        if joined is not None:
+            why = f"names more than option {LETTERS[k1].value}: it may mean {LETTERS[joined].value}"
+            return ChoiceVerdict(None, "longer-option", why, f, tuple(cues), matched)
     slash = _slashed(f, ch, lex, next(iter(said))) if len(said) == 1 else False
     if slash:
         why = "an option joined by a slash to something else (alternatives)"
@@ -455,6 +472,59 @@ _CONDITION_OPENERS = frozenset({"if", "in", "for", "assuming", "given"})
 
 
 _SLASHED = re.compile(r"[A-Za-z]{3,}[^/\n]*\s/\s*[A-Za-z]{3,}|[A-Za-z]{3,}\s*/\s[A-Za-z]{3,}")
+
+
+_LETTER_PAREN = re.compile(r"(?<![\w'-])([A-H])\)\s")
+
+
+def _letter_beside_words(f: str, k: int, n: int) -> str:
+    """ "…: B) Meningioma." when Meningioma is option A: a letter in the form "B)" inside
+    the answer that is not the letter of the option its words name."""
+    for m in _LETTER_PAREN.finditer(f):
+        j = ord(m.group(1)) - ord("A")
+        if j < n and j != k:
+            return f"the words name option {LETTERS[k].value}, the letter {m.group(1)}"
+    return ""
+
+
+def _or_beside(r: Reading, spans: list[tuple[int, bool, int, int]], k: int) -> bool:
+    """ "Placenta previa or just a low-lying placenta": the option joined by "or"."""
+    words = r.words
+    for o, neg, i, j in spans:
+        if o != k or neg:
+            continue
+        if (j < len(words) and words[j] == "or") or (i > 0 and words[i - 1] == "or"):
+            return True
+    return False
+
+
+def _both_option(r: Reading, ch: Choices, lex: Lexicon, k: int) -> int | None:
+    """An option that says "both"/"bilateral", when the answer has such a cue and chose
+    another option ("Bilateral pneumothoraces, larger on the right.")."""
+    cue_words = {p[0] for p in lex.both.phrases if len(p) == 1}
+    if r.wordset.isdisjoint(cue_words):
+        return None
+    for o, ws in enumerate(ch.words):
+        if o != k and not cue_words.isdisjoint(ws):
+            return o
+    return None
+
+
+def _joined_option(r: Reading, ch: Choices, k: int) -> int | None:
+    """An option whose words are option k's and another's ("Fracture-dislocation"), when
+    the answer says that other one too, by a word that begins the same way ("dislocated")."""
+    own = set(ch.words[k])
+    heads = {w[:6] for w in r.words if len(w) >= 6}
+    for o, ws in enumerate(ch.words):
+        extra = {w for w in ws if w not in own}
+        if o == k or not own < set(ws) or not extra:
+            continue
+        # The rest of the joined option is another option ("Dislocation").
+        if not any(set(ch.words[j]) == extra for j in range(len(ch.words)) if j not in (k, o)):
+            continue
+        if all(w[:6] in heads for w in extra):
+            return o
+    return None
 
 
 def _slashed(f: str, ch: Choices, lex: Lexicon, k: int) -> bool:

@@ -32,7 +32,11 @@ def negate(
     out: list[Hit] = []
     confirmed: set[Label] = set()
     for h in hits:
-        cue = _cue_before(r, h, lex) or _finding_denied(r, h, opts, lex)
+        cue = (
+            _cue_before(r, h, lex)
+            or _finding_denied(r, h, opts, lex)
+            or _denied_there(r, h, hits, opts)
+        )
         if cue is None:
             cue, state = _cue_after(r, h, hits, opts, lex)
             if cue is None and (opts.abnormal_question or opts.state_question):
@@ -95,6 +99,34 @@ def _finding_before(r: Reading, h: Hit, lex: Lexicon) -> bool:
         r.starts[i] >= lo and r.words[i] not in stop and r.words[i].isalpha()
         for i in range(max(0, h.first - 4), h.first)
     )
+
+
+_THERE_CONTRASTS = frozenset({"but", "however", "although", "though"})
+
+
+def _denied_there(r: Reading, h: Hit, hits: list[Hit], opts: Options) -> str | None:
+    """ "On the left the gastric bubble makes assessment harder, but no definite free air is
+    seen there": after the mention and a contrast, a denial of the question's words said
+    of "there", the place just named."""
+    words = r.words
+    if "there" not in r.wordset:
+        return None
+    end = r.focus.find(".", h.end)
+    stop = len(r.focus) if end < 0 else end
+    k = h.last + 1
+    while k < len(words) and r.starts[k] < stop and words[k] not in _THERE_CONTRASTS:
+        k += 1
+    if k >= len(words) or r.starts[k] >= stop:
+        return None
+    if any(x is not h and h.last < x.first < k for x in hits):
+        return None  # "C5-C6, with narrowing at C6-C7 but no compression there"
+    rest = [w for m, w in enumerate(words) if m > k and r.starts[m] < stop]
+    if "there" not in rest or not any(w in ("no", "not") for w in rest):
+        return None
+    asked = {w for w in opts.question_outside if w not in opts.a.words + opts.b.words}
+    if any(w in asked for w in rest if w not in ("is", "the", "there", "no", "not")):
+        return "no … there"
+    return None
 
 
 def _state_after_pair(

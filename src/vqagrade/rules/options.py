@@ -476,6 +476,8 @@ def _restore(
         # Keep X parallel to Y: "the bacteria Gram-positive or Gram-negative" ->
         # Gram-positive; "the mass in the liver regular or irregular" -> regular.
         cut = next((k for k in range(1, len(xb)) if _parallel(xb[k].text, yb[0].text, lex)), None)
+        if cut is not None and {t.text for t in xb[cut:]} <= {t.text for t in yb}:
+            cut = None  # "open-angle or angle-closure": X cut to "angle" would be inside Y
         if cut is None and _adjective(xb[-1].text, lex) and not _adjective(xb[-2].text, lex):
             # "the nodule solid or ground-glass" -> solid; "the contrast phase arterial or
             # portal venous" -> arterial (the noun before the adjective is the subject's)

@@ -242,6 +242,12 @@ def _label(
             # "Yes, it is a CT scan." to "Is this an MRI?"
             why = f"explicit 'yes' but the rest names another {member}"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+        denied = _yes_then_denied(words, rest, prop, lex, v) if not prop.negated else None
+        if denied is not None:
+            # "Yes, there is no haemorrhage."; "Yes. The retinal layers look normal,
+            # without any cystoid spaces."
+            why = f"explicit 'yes' but the rest denies ('{denied}')"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
         rival = _rival_restated(words, rest, prop, lex, v)
         if rival is not None:
             # "Yes, ... malignant cells. The peripheral cells appear benign." to "are the
@@ -320,6 +326,11 @@ def _label(
         return YesNoVerdict(None, "implicit", why, f, matched)
     if lab is YesNo.YES and _raw_echo(r, prop, text, lex):
         why = "repeats the question's noun without saying whether it is there"
+        return YesNoVerdict(None, "implicit", why, f, matched)
+    if lab is YesNo.YES and not r.wordset.isdisjoint(_WEIGHING):
+        # "Streptococci form chains while staphylococci form clusters": a contrast of two
+        # kinds, not a statement about this image.
+        why = "restates the question's words in a contrast with something else"
         return YesNoVerdict(None, "implicit", why, f, matched)
     if lab is YesNo.YES and "such" in r.wordset and _CAUSES.search(r.focus):
         # "Various conditions such as allergic reactions ... can cause this.": the
@@ -1321,6 +1332,42 @@ def _other_member(
 
 # Parallel classes read elsewhere (sides, positions) or too loose to oppose two words.
 _LOOSE_CLASSES = frozenset({"laterality", "position", "degree", "number"})
+
+
+_WEIGHING = frozenset({"while", "whereas"})
+# Words between a denial and what it denies ("no definite evidence of haemorrhage").
+_DENIAL_FILLER = frozenset(
+    {"any", "evidence", "of", "sign", "signs", "definite", "obvious", "the", "a", "an"}
+    | {"significant", "acute", "visible", "clear"}
+)
+_DENIERS = frozenset({"no", "not", "without", "none", "never"})
+
+
+def _yes_then_denied(
+    words: tuple[str, ...],
+    ranges: list[tuple[int, int]],
+    prop: Proposition,
+    lex: Lexicon,
+    v: YesNoVocab,
+) -> str | None:
+    """After a "yes", a clause that denies a word of the question ("there is no
+    haemorrhage"), or a denial beside a statement that something looks normal."""
+    stems = {stem(q) for q in prop.words}
+    normal = "otherwise" not in words and any(
+        lex.neg_after_state.find(words[a:b]) for a, b in ranges
+    )
+    for a, b in ranges:
+        for i in range(a, b):
+            if words[i] not in _DENIERS:
+                continue
+            j = i + 1
+            while j < b - 1 and words[j] in _DENIAL_FILLER:
+                j += 1
+            if j < b and (words[j] in prop.words or stem(words[j]) in stems):
+                return " ".join(words[i : j + 1])
+            if normal:
+                return " ".join(words[i : min(b, i + 4)])
+    return None
 
 
 def _rival_restated(
