@@ -66,6 +66,7 @@ GRAMMAR_LISTS = (
     "staging_words",
     "comparand_fillers",
     "phrase_enders",
+    "rival_classes",
 )
 
 _LIST_SECTIONS = {
@@ -130,6 +131,7 @@ _LIST_SECTIONS = {
     "notation": ("level_prefixes", "numbered", "roman"),
     "answer": (
         "role_tags",
+        "dialogue_roles",
         "final_markers",
         "conclusion_markers",
         "letter_prefixes",
@@ -504,6 +506,7 @@ class Lexicon:
         self.image_frame = words("places.image_frame")
         self.patient_frame = words("places.patient_frame")
         self.role_tags = frozenset(lists.get("answer.role_tags", []))
+        self.dialogue_roles = frozenset(lists.get("answer.dialogue_roles", []))
         self.final_markers = tuple(
             sorted(lists.get("answer.final_markers", []), key=len, reverse=True)
         )

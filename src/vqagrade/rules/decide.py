@@ -470,7 +470,6 @@ def _second_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Le
     return ""
 
 
-_CONTRASTS = frozenset({"but", "however", "whereas", "while"})
 _CONCLUDING = frozenset({"so", "therefore", "thus", "hence", "consequently"})
 
 
@@ -580,14 +579,15 @@ def _contrast_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: 
     no option ("faint calvarial uptake, but the intense focus is at T10 vertebral body"):
     the main finding may be there, so no option."""
     words = r.words
-    if r.wordset.isdisjoint(_CONTRASTS):
+    contrasts = lex.grammar["contrast"] | lex.grammar["concessive"]
+    if r.wordset.isdisjoint(contrasts):
         return ""
     own = [h.last for h in hits if h.option is lab and h.negation is None]
     if not own:
         return ""
     option_words = set(opts.a.words) | set(opts.b.words)
     for k in range(min(own) + 1, len(words) - 1):
-        if words[k] not in _CONTRASTS:
+        if words[k] not in contrasts:
             continue
         hi = clause_end(r, r.ends[k])
         if any(r.starts[h.first] > r.starts[k] and r.starts[h.first] < hi for h in hits):

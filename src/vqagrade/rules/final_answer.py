@@ -18,8 +18,6 @@ from ..lexicon import Lexicon
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.I | re.S)
 _THINK = re.compile(r"<think>.*?(?:</think>|$)", re.I | re.S)
 _THINK_OPEN = re.compile(r"<think>", re.I)
-# Chat roles whose tag opens a new dialogue turn inside an answer.
-_TURN_TAGS = frozenset({"human", "assistant", "user", "gpt"})
 _THINK_BLOCK = re.compile(r"<think>(.*?)</think>", re.I | re.S)
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.S)
 # White space after a stop, or line breaks: the same as "(?<=[.!?])\s+|\n+" (a pattern that
@@ -414,11 +412,11 @@ def _find(
             t = stripped
     if ":" in t:
         t = role.sub("", t).strip()
-        turn = _next_turn(t) if ":" in t else None
+        turn = _next_turn(t, lex.dialogue_roles) if ":" in t else None
         if turn is not None:
             rest = t[turn[1] :]
             while True:
-                nxt = _next_turn(rest)
+                nxt = _next_turn(rest, lex.dialogue_roles)
                 following = (rest[: nxt[0]] if nxt is not None else rest).strip()
                 if not following.endswith("?"):
                     # "Human: Yes, there is growth. Human: No growth.": a made-up dialogue
@@ -523,7 +521,7 @@ def _concludes(t: str, low: str, pats: _Patterns) -> bool:
         pos = a + 1
 
 
-def _next_turn(t: str) -> tuple[int, int] | None:
+def _next_turn(t: str, roles: frozenset[str]) -> tuple[int, int] | None:
     """(start, end) of the first chat role tag ("Human:") that opens the text, a sentence or
     a line: a dialogue turn. Found from the colons (few), not by a regex tried everywhere."""
     pos = t.find(":")
@@ -534,7 +532,7 @@ def _next_turn(t: str) -> tuple[int, int] | None:
         i = j
         while i > 0 and t[i - 1].isalpha():
             i -= 1
-        if i < j and t[i:j].lower() in _TURN_TAGS:
+        if i < j and t[i:j].lower() in roles:
             k = i
             while k > 0 and t[k - 1].isspace():
                 k -= 1

@@ -35,7 +35,7 @@ def negate(
         cue = (
             _cue_before(r, h, lex)
             or _finding_denied(r, h, opts, lex)
-            or _denied_there(r, h, hits, opts)
+            or _denied_there(r, h, hits, opts, lex)
         )
         if cue is None:
             cue, state = _cue_after(r, h, hits, opts, lex)
@@ -101,10 +101,7 @@ def _finding_before(r: Reading, h: Hit, lex: Lexicon) -> bool:
     )
 
 
-_THERE_CONTRASTS = frozenset({"but", "however", "although", "though"})
-
-
-def _denied_there(r: Reading, h: Hit, hits: list[Hit], opts: Options) -> str | None:
+def _denied_there(r: Reading, h: Hit, hits: list[Hit], opts: Options, lex: Lexicon) -> str | None:
     """ "On the left the gastric bubble makes assessment harder, but no definite free air is
     seen there": after the mention and a contrast, a denial of the question's words said
     of "there", the place just named."""
@@ -113,8 +110,9 @@ def _denied_there(r: Reading, h: Hit, hits: list[Hit], opts: Options) -> str | N
         return None
     end = r.focus.find(".", h.end)
     stop = len(r.focus) if end < 0 else end
+    contrasts = lex.grammar["contrast"] | lex.grammar["concessive"]
     k = h.last + 1
-    while k < len(words) and r.starts[k] < stop and words[k] not in _THERE_CONTRASTS:
+    while k < len(words) and r.starts[k] < stop and words[k] not in contrasts:
         k += 1
     if k >= len(words) or r.starts[k] >= stop:
         return None

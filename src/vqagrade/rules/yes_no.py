@@ -23,7 +23,7 @@ from ..kinds import YesNo
 from ..lexicon import Lexicon
 from .options import stem
 from .polar import Proposition, YesNoVocab, vocab
-from .reading import Reading, read_answer
+from .reading import _NEGATORS, Reading, read_answer
 
 _JSON_ANSWER = re.compile(r"""^\s*\{\s*["']?answer["']?\s*:\s*["']?([^"'{}]*)["']?""", re.I)
 _TERMINAL = frozenset(".!?)]}\"'*`")
@@ -229,31 +229,9 @@ def _label(
         if clash:
             return YesNoVerdict(None, "contradiction", clash, f, cues=tuple(cues))
     if said is YesNo.YES:
-        other = _other_organ(words, rest, prop, v)
-        if other is not None:
-            why = f"explicit 'yes' but the rest names another organ ('{other}')"
-            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
-        side = _other_part(words, rest, prop, lex)
-        if side is not None:
-            why = f"explicit 'yes' but the rest names another side ('{side}')"
-            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
-        member = _other_member(words, rest, prop, lex, v)
-        if member is not None:
-            # "Yes, it is a CT scan." to "Is this an MRI?"
-            why = f"explicit 'yes' but the rest names another {member}"
-            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
-        denied = _yes_then_denied(words, rest, prop, lex, v) if not prop.negated else None
-        if denied is not None:
-            # "Yes, there is no haemorrhage."; "Yes. The retinal layers look normal,
-            # without any cystoid spaces."
-            why = f"explicit 'yes' but the rest denies ('{denied}')"
-            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
-        rival = _rival_restated(words, rest, prop, lex, v)
-        if rival is not None:
-            # "Yes, ... malignant cells. The peripheral cells appear benign." to "are the
-            # peripheral cells malignant?"
-            why = f"explicit 'yes' but the rest says the subject is '{rival}'"
-            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+        clash = _yes_clash(words, rest, prop, lex, v)
+        if clash:
+            return YesNoVerdict(None, "contradiction", clash, f, cues=tuple(cues))
     if said is not None and _ASKED.match(f):
         # "Yes? The root apex overlaps the canal ...": a yes that asks.
         return YesNoVerdict(None, "hedge", "the yes/no is asked, not answered", f)
@@ -788,42 +766,38 @@ def _own_polarity(
         if len(own) < len(ws) or prop.negated:
             return None, f"the answer's yes/no word is the question's own ('{own[0]}')"
         return YesNo.YES, "restates the question's words"
-    rival = _rival(ws, prop, lex)
+    pair = _rival_pair(ws, prop, lex, None)
+    rival = pair[1] if pair else None
     if rival is not None:
         return None, f"the answer's yes/no word is a rival of the question's '{rival}'"
     return None
 
 
-def _clause_rival(clause: tuple[str, ...], prop: Proposition, lex: Lexicon) -> str | None:
-    """A word of the clause parallel to a question word it is not (grey for white, right
-    for left); counts and degrees are too loose to oppose."""
-    par = lex.parallel
-    rivals = _RIVAL_CLASSES | lex.grammar["exclusive_classes"]
-    for w in clause:
-        mine = par.get(w)
-        if not mine or w in prop.words:
-            continue
-        for q in prop.words:
-            if mine & par.get(q, set()) & rivals:
-                return w
-    return None
-
-
-# Classes whose members oppose each other in one statement (with the exclusive ones); others
-# mix kinds ("contrast" and "oral" share one) or are too loose (counts, degrees).
-_RIVAL_CLASSES = frozenset({"laterality", "colour", "size", "stain"})
-
-
-def _rival(words: tuple[str, ...], prop: Proposition, lex: Lexicon) -> str | None:
-    """The question's word that an answer word is a parallel alternative of, if any."""
+def _rival_pair(
+    words: tuple[str, ...], prop: Proposition, lex: Lexicon, classes: frozenset[str] | None
+) -> tuple[str, str] | None:
+    """(answer word, question word) of an answer word that is a parallel alternative of a
+    question word it is not (grey for white, "Positive" for "negative"), in `classes` (any
+    class when None); None if no such word."""
     par = lex.parallel
     for w in words:
         mine = par.get(w)
-        if mine:
-            for q in prop.words:
-                if q != w and mine & par.get(q, set()):
-                    return q
+        if not mine or w in prop.words:
+            continue
+        if classes is not None:
+            mine = mine & classes
+        for q in prop.words:
+            if mine & par.get(q, set()):
+                return w, q
     return None
+
+
+def _clause_rival(clause: tuple[str, ...], prop: Proposition, lex: Lexicon) -> str | None:
+    """A word of the clause that opposes a question word (right for left); counts and
+    degrees are too loose to oppose (`[grammar] rival_classes` and the exclusive classes)."""
+    rivals = lex.grammar["rival_classes"] | lex.grammar["exclusive_classes"]
+    pair = _rival_pair(clause, prop, lex, rivals)
+    return pair[0] if pair else None
 
 
 def _head_denied(r: Reading, head: str, v: YesNoVocab, own: tuple[str, ...] = ()) -> bool:
@@ -1116,7 +1090,7 @@ def _identity_restated(
         if lex.neg_before.find(clause):
             continue  # "this looks like a hypertrophic scar rather than a keloid"
         kept = next((w for w in clause if w in prop.words and w not in lex.generic), None)
-        if kept is not None and _rival(clause, prop, lex) is None:
+        if kept is not None and _rival_pair(clause, prop, lex, None) is None:
             return kept
     return None
 
@@ -1334,13 +1308,40 @@ def _other_member(
 _LOOSE_CLASSES = frozenset({"laterality", "position", "degree", "number"})
 
 
+def _yes_clash(
+    words: tuple[str, ...],
+    rest: list[tuple[int, int]],
+    prop: Proposition,
+    lex: Lexicon,
+    v: YesNoVocab,
+) -> str:
+    """How the rest of an explicit "yes" contradicts it ("" when it does not)."""
+    other = _other_organ(words, rest, prop, v)
+    if other is not None:
+        return f"explicit 'yes' but the rest names another organ ('{other}')"
+    side = _other_part(words, rest, prop, lex)
+    if side is not None:
+        return f"explicit 'yes' but the rest names another side ('{side}')"
+    member = _other_member(words, rest, prop, lex, v)
+    if member is not None:  # "Yes, it is a CT scan." to "Is this an MRI?"
+        return f"explicit 'yes' but the rest names another {member}"
+    # "Yes, there is no haemorrhage."; "Yes. The retinal layers look normal, without …"
+    denied = _yes_then_denied(words, rest, prop, lex, v) if not prop.negated else None
+    if denied is not None:
+        return f"explicit 'yes' but the rest denies ('{denied}')"
+    # "Yes, … malignant cells. The peripheral cells appear benign." (the rival value)
+    rival = _rival_restated(words, rest, prop, lex, v)
+    if rival is not None:
+        return f"explicit 'yes' but the rest says the subject is '{rival}'"
+    return ""
+
+
 _WEIGHING = frozenset({"while", "whereas"})
 # Words between a denial and what it denies ("no definite evidence of haemorrhage").
 _DENIAL_FILLER = frozenset(
     {"any", "evidence", "of", "sign", "signs", "definite", "obvious", "the", "a", "an"}
     | {"significant", "acute", "visible", "clear"}
 )
-_DENIERS = frozenset({"no", "not", "without", "none", "never"})
 
 
 def _yes_then_denied(
@@ -1358,7 +1359,7 @@ def _yes_then_denied(
     )
     for a, b in ranges:
         for i in range(a, b):
-            if words[i] not in _DENIERS:
+            if words[i] not in _NEGATORS:
                 continue
             j = i + 1
             while j < b - 1 and words[j] in _DENIAL_FILLER:
