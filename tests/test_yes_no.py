@@ -133,3 +133,48 @@ def test_proposition() -> None:
     heart = read_question("Is the heart normal?", lex)
     assert heart.predicate == "normal" and heart.normal_predicate
     assert read_question("What is shown?", lex).polar is False
+
+
+@pytest.mark.parametrize(
+    ("question", "gt", "pred", "labels", "score"),
+    [
+        pytest.param(
+            "Is there drusen?\nA. Yes\nB. No", "A", "B", ("yes", "no"), 0.0, id="yes-first"
+        ),
+        pytest.param(
+            "Is it malignant?\nOptions: A: No  B: Yes",
+            "B",
+            "(B) yes",
+            ("yes", "yes"),
+            1.0,
+            id="no-first",
+        ),
+        pytest.param(
+            "Is there a calculus? (A) yes (B) no", "B", "B. No", ("no", "no"), 1.0, id="inline"
+        ),
+    ],
+)
+def test_lettered_yes_no_options_grade_as_yes_no(
+    question: str, gt: str, pred: str, labels: tuple[str, str], score: float
+) -> None:
+    # "A. Yes / B. No" is a yes/no question with letters: its labels are yes/no, from
+    # grade() and from grade_rows() alike, whichever letter stands for yes.
+    g = Grader().grade(question, gt, pred)
+    assert g.question_kind is QuestionKind.YES_NO
+    assert (g.gt_label, g.pred_label) == labels and g.score == score
+    assert g.options == ("yes", "no")
+    row = next(Grader().grade_rows([{"question": question, "gt": gt, "pred": pred}]))
+    assert row["question_kind"] == "yes_no" and row["options"] == ["yes", "no"]
+    assert (row["gt_label"], row["pred_label"], row["score"]) == (*labels, score)
+
+
+def test_lettered_yes_no_options_leave_both_unresolved() -> None:
+    # "Both" of yes and no answers no yes/no question: unresolved, for the judge.
+    g = Grader().grade("Is there AMD?\nA. yes B. no", "A", "both")
+    assert g.question_kind is QuestionKind.YES_NO
+    assert g.method.value == "unresolved" and g.pred_label is None and g.gt_label == "yes"
+
+
+def test_yes_like_options_that_are_not_bare_yes_no_stay_two_option() -> None:
+    g = Grader().grade("Is the drusen present or absent?", "present", "present")
+    assert g.question_kind is QuestionKind.TWO_OPTION

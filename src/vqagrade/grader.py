@@ -246,7 +246,8 @@ class Grader:
         g = p = None
         traces: tuple[AnswerTrace, AnswerTrace] | None = None
         if opts is not None:
-            out = out.with_options(opts.texts)
+            if out.kind is not QuestionKind.YES_NO:  # yes/no options given as letters
+                out = out.with_options(opts.texts)
             g, p = self.label(gt, opts), self.label(pred, opts)
         elif out.kind is QuestionKind.YES_NO:
             traces = yes_no_traces(self._tables, question, gt, pred)

@@ -134,6 +134,27 @@ def _put(memo: dict[Any, Any], key: Any, value: Any, size: int) -> None:
     memo[key] = value
 
 
+def _as_yes_no(core: Outcome, a_yes: bool) -> Outcome:
+    """A two-option outcome over the options "yes" and "no" as a yes/no outcome."""
+    labels = {
+        Label.A: YesNo.YES if a_yes else YesNo.NO,
+        Label.B: YesNo.NO if a_yes else YesNo.YES,
+    }
+    g, p = core.gt_label, core.pred_label
+    gy = labels.get(g) if isinstance(g, Label) else None
+    py = labels.get(p) if isinstance(p, Label) else None
+    reason = f"yes/no options given as letters: {core.reason}"
+    if core.method is Method.RULE and gy is not None and py is not None:
+        score = yes_no_score(gy, py)
+        return Outcome(score, Method.RULE, gy, py, YES_NO_OPTIONS, reason, kind=_YES_NO)
+    if core.method is Method.RULE:
+        # "both" or "none" of yes and no is no answer to a yes/no question.
+        odd = g if gy is None else p
+        assert isinstance(odd, Label)
+        reason = f"yes/no options given as letters: '{odd.value}' answers no yes/no question"
+    return Outcome(None, Method.UNRESOLVED, gy, py, YES_NO_OPTIONS, reason, True, kind=_YES_NO)
+
+
 class _Question:
     """What the grader keeps per question: its options (or why it has none) and labels."""
 
@@ -214,6 +235,8 @@ class Tables:
         self.kinds_full = False
         self.cores: dict[int, Outcome] = {}
         self.yn_cores: dict[int, Outcome] = {}
+        # Two-option outcomes of questions whose options are "yes" and "no", as yes/no ones.
+        self.polar_cores: dict[tuple[int, bool], Outcome] = {}
         self.mc_cores: dict[int, Outcome] = {}
         # The column of explicit multiple-choice options (a list, a dict letter -> text, or
         # a JSON list); without it, VLMEvalKit's columns A, B, C, ...
@@ -334,6 +357,7 @@ class Tables:
         self.kind_list.clear()
         self.cores.clear()
         self.yn_cores.clear()
+        self.polar_cores.clear()
         self.mc_cores.clear()
         self.kinds_full = False
 
@@ -373,9 +397,13 @@ class Tables:
         if st.refused is not None:
             core = self.yes_no(st, question, gt, pred, st.refused)
             return core, None
-        core = self.core(self.kind(st, gt), self.kind(st, pred))
+        g, p = self.kind(st, gt), self.kind(st, pred)
+        core = self.core(g, p)
         if core.refusal:  # the gt answers yes/no: a question about the disjunction
             return self.yes_no(st, question, gt, pred, core), None
+        assert st.opts is not None
+        if st.opts.yes_no:
+            core = self.polar_letters(g, p, core, st.opts)
         return self.allowed(core), st.opts
 
     def core(self, g: int, p: int) -> Outcome:
@@ -489,9 +517,33 @@ class Tables:
         core = self.cores.get(g * _KEY_BASE + p) or self.core(g, p)
         if core.refusal:  # the gt answers yes/no: a question about the disjunction
             return self.yes_no_result(self.yes_no(st, q, gt, pred, core), triple)
+        if opts.yes_no:
+            core = self.polar_letters(g, p, core, opts)
+            if core.kind is _YES_NO:
+                return self.yes_no_result(self.allowed(core), triple)
         if self.only is not None:
             core = self.allowed(core)
         return core, opts.texts, triple
+
+    def polar_letters(self, g: int, p: int, core: Outcome, opts: Options) -> Outcome:
+        """The outcome of a question whose two options are "yes" and "no" ("Is there a
+        fracture? A. Yes B. No"): a yes/no question with letters, so its labels are yes/no
+        (the letters' scores are the same). Other yes-ish options stay two-option."""
+        a, b = opts.a.words, opts.b.words
+        if len(a) != 1 or len(b) != 1:
+            return core
+        yes, no = self.lex.yes, self.lex.no
+        if a[0] in yes and b[0] in no:
+            a_yes = True
+        elif a[0] in no and b[0] in yes:
+            a_yes = False
+        else:
+            return core
+        key = (g * _KEY_BASE + p, a_yes)
+        hit = self.polar_cores.get(key)
+        if hit is None:
+            hit = self.polar_cores[key] = _as_yes_no(core, a_yes)
+        return hit
 
     # -- yes/no questions (polar, yes_no) ------------------------------------------------
     def yes_no(self, st: _Question, question: str, gt: str, pred: str, refused: Outcome) -> Outcome:
