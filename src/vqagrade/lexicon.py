@@ -38,6 +38,9 @@ else:  # pragma: no cover
 # The closed word lists of [grammar] (see core.toml); read as they stand.
 GRAMMAR_LISTS = (
     "copula",
+    "concluding",
+    "advice",
+    "entity_modifiers",
     "gap_stop",
     "cue_filler",
     "subject_filler",
@@ -76,6 +79,7 @@ _LIST_SECTIONS = {
         "suspension_links",
         "no_fold",
         "adjective_suffixes",
+        "derived_suffixes",
         "stopwords",
         "generic",
         "modifiers",
@@ -398,6 +402,12 @@ class Lexicon:
         self.stopwords = words("tokens.stopwords")
         self.generic = words("tokens.generic")
         self.adjective_suffixes = tuple(lists.get("tokens.adjective_suffixes", []))
+        # "osis>otic": a noun ending and the adjective ending derived from it (see core.toml).
+        self.derived_suffixes = tuple(
+            (noun, adj)
+            for noun, _, adj in (x.partition(">") for x in lists.get("tokens.derived_suffixes", []))
+            if noun and adj
+        )
         self.modifiers = words("tokens.modifiers") | frozenset(lists.get("tokens.modifiers", []))
         # word -> the parallel classes it belongs to ("left" -> {"laterality"})
         self.parallel: dict[str, set[str]] = {}

@@ -64,12 +64,20 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         # <answer> tag: the two disagree, so neither is the answer.
         # A block that also names the tag's option is read as weighing both ("left
         # hemithorax lucent, mediastinum shifted to the right ... left-sided"): kept.
-        rv = label_answer(r.reasoning, opts, lex)
-        thought = rv.label
-        if thought is Label.NONE or (
-            thought in (Label.A, Label.B)
-            and thought is not v.label
-            and not _names_key(r.reasoning, opts, v.label, lex)
+        rr = read_answer(r.reasoning, lex)
+        thought = label_reading(rr, opts, lex).label
+        other = Label.B if v.label is Label.A else Label.A
+        if (
+            thought is Label.NONE
+            or (
+                thought in (Label.A, Label.B)
+                and thought is not v.label
+                and not _names_key(r.reasoning, opts, v.label, lex)
+            )
+            # "... so the answer is intraventricular. \boxed{B}": the reasoning's own
+            # conclusion chooses the other option.
+            or (thought is other and bool(rr.body))
+            or (thought is not v.label and _concludes(rr, opts, lex, other))
         ):
             assert thought is not None
             why = f"the reasoning before the answer tag reads as {thought.value}"
@@ -89,8 +97,11 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             return Verdict(None, "reasoning", why, v.focus, v.hits, v.cues)
     if r.body and v.label in (Label.A, Label.B):
         other = Label.B if v.label is Label.A else Label.A
-        if _may_name(r.body, opts, other) and _finding_placed(r, opts, lex, other):
-            # "... a lesion in the left parietal lobe ... In summary: right parietal mass"
+        if _may_name(r.body, opts, other) and (
+            _finding_placed(r, opts, lex, other) or _concludes(_body(r, lex), opts, lex, other)
+        ):
+            # "... a lesion in the left parietal lobe ... In summary: right parietal mass";
+            # "... so this is a small bowel obstruction. ... Final answer: large bowel"
             why = "the text before the conclusion chooses the other option"
             return Verdict(None, "body", why, v.focus, v.hits, v.cues)
     if (r.rationale or r.reconsidered) and v.label in (Label.A, Label.B):
@@ -125,6 +136,27 @@ def _yes_no_reasoning(text: str, opts: Options, lex: Lexicon, label: Label) -> s
         return ""
     other = reasoning_contradicts(text, said, prop, lex)
     return f"the reasoning before the answer {other}" if other else ""
+
+
+def _concludes(body: Reading, opts: Options, lex: Lexicon, label: Label) -> bool:
+    """Whether the last conclusion drawn in a text before the final answer ("..., so this
+    is a small bowel obstruction.") chooses option `label` on its own."""
+    concluding = lex.grammar["concluding"]
+    if concluding.isdisjoint(body.wordset):
+        return False
+    k = max(i for i, w in enumerate(body.words) if w in concluding)
+    f = body.focus
+    start = body.starts[k]
+    end = min((j for j in (f.find(". ", start), f.find("\n", start)) if j >= 0), default=len(f))
+    return label_answer(f[start:end], opts, lex).label is label
+
+
+def _body(r: Reading, lex: Lexicon) -> Reading:
+    """The reading of the text before the conclusion, memoised on `r`."""
+    body = r.body_reading
+    if body is None:
+        body = r.body_reading = read_answer(r.body, lex)
+    return body
 
 
 def _finding_placed(r: Reading, opts: Options, lex: Lexicon, label: Label) -> bool:

@@ -66,6 +66,12 @@ def _grade(word: str) -> str | None:
     return None
 
 
+def _subsequence(short: str, long: str) -> bool:
+    """Whether the letters of `short` appear in `long` in order ("asd" in "avsd")."""
+    it = iter(long)
+    return all(c in it for c in short)
+
+
 def _initials(tokens: list[tuple[str, bool]], skip: frozenset[str]) -> set[str]:
     """Initialisms of a run of words: every word's first letter, with and without its
     small words ("ductal carcinoma in situ" -> dcis, dcs), and each hyphenated word as one
@@ -137,6 +143,7 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
     numbers = tuple(grades) if len(set(grades)) == n else ()
     initialisms: dict[str, set[int]] = {}
     acronyms: dict[str, tuple[str, int]] = {}
+    capitals: dict[str, int] = {}  # every capitalised option token -> its option
     for k, text in enumerate(ch.texts):
         toks = [(m.group(), m.start(), m.end()) for m in re.finditer(r"[^\W_]+", text)]
         tokens = [(t.lower(), a > 0 and text[a - 1] == "-") for t, a, _ in toks]
@@ -150,9 +157,17 @@ def _info(ch: Choices, lex: Lexicon) -> _Info:
                 initialisms.setdefault(s, set()).add(k)
         for t, _, _ in toks:
             if _UPPER.match(t) and len(t) >= 3:
+                capitals[t.lower()] = k
                 cw = lex.canon.words(t)
                 if len(cw) == 1:
                     acronyms[t.lower()] = (cw[0], k)
+    # "ASD" beside "AVSD": "atrioventricular septal defect" spells both, one word holding two
+    # letters; an acronym inside another option's is not read from a phrase's initials.
+    acronyms = {
+        a: v
+        for a, v in acronyms.items()
+        if not any(b != a and v[1] != o and _subsequence(a, b) for b, o in capitals.items())
+    }
     unique_initials = {s: next(iter(ks)) for s, ks in initialisms.items() if len(ks) == 1}
     every = nothing = None
     pair: tuple[int, tuple[int, ...]] | None = None

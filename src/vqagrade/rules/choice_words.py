@@ -285,6 +285,16 @@ def _spans(
         for i, j in info.phrases.find(words)
     ]
     found = [x for x in found if not _reduced_conflict(words[x[0] : x[1]], x, r, info, lex)]
+    modifiers = lex.grammar["entity_modifiers"]
+    if not modifiers.isdisjoint(r.wordset):
+        # "reverse Colles" is a Smith fracture, "reversed halo" no halo: not the option.
+        found = [
+            x
+            for x in found
+            if not (
+                x[0] > 0 and words[x[0] - 1] in modifiers and words[x[0] - 1] not in ch.words[x[2]]
+            )
+        ]
     if info.multi and len(words) > 2 and any(w in lex.stopwords for w in words):
         found = _across_small_words(r, found, info, lex)
     taken = {t for i, j, _ in found for t in range(i, j)}
@@ -676,6 +686,9 @@ def _partial(
         if not ws:
             continue
         at = [t for t, w in enumerate(words) if w in ws and t not in taken]
+        mods = lex.grammar["entity_modifiers"]
+        if any(t > 0 and words[t - 1] in mods and words[t - 1] not in ch.words[o] for t in at):
+            return None  # "reverse Colles": another entity than the option
         said = {words[t] for t in at if _positive_at(r, t, ch, lex, voc)}
         genus = o in info.genera and said == {ch.words[o][0]}
         if said and said != ws and not genus:

@@ -328,7 +328,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
         if also and not neg and not _exclusive(opts, lex):
             first = min(h.first for h in hits)
             last = max(h.last for h in hits)
-            if any(w in _CONCLUDING for w in words[first:last]):
+            if any(w in lex.grammar["concluding"] for w in words[first:last]):
                 # "Dysplasia is present. In addition, ... so this is invasive carcinoma.":
                 # a conclusion after the first option may name the answer, not a second one.
                 why = "a conclusion between the two options"
@@ -468,9 +468,6 @@ def _second_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Le
         if rest and not any(h.first >= j and r.starts[h.first] < hi for h in hits):
             return " ".join(rest[:3])
     return ""
-
-
-_CONCLUDING = frozenset({"so", "therefore", "thus", "hence", "consequently"})
 
 
 def _cut_after_sentences(f: str) -> bool:

@@ -44,6 +44,7 @@ class _Matcher:
 def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
     """Phrases that name each option: whole option, its distinguishing words, each such word."""
     cands: dict[tuple[str, ...], set[Label]] = {}
+    derived: set[str] = set()  # derived forms: matched whole, never fuzzily
     for label, opt, other in ((Label.A, opts.a, opts.b), (Label.B, opts.b, opts.a)):
         phrases = {opt.words, opt.key}
         phrases.update((w,) for w in opt.key if w not in lex.generic and w not in other.words)
@@ -74,6 +75,18 @@ def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
                     )
                 ):
                     phrases.add((pre,))
+        for w in opt.key:
+            # "Spongiotic dermatitis" names option "spongiosis"; "dysplasia", "dysplastic".
+            for noun, adj in lex.derived_suffixes:
+                if w.endswith(noun) and len(w) - len(noun) >= 4:
+                    form = w[: -len(noun)] + adj
+                elif w.endswith(adj) and len(w) - len(adj) >= 4:
+                    form = w[: -len(adj)] + noun
+                else:
+                    continue
+                if form not in other.words and form not in other.surface:
+                    phrases.add((form,))
+                    derived.add(form)
         if opts.source == "or-not" and label is Label.A:
             # "Is a nodule present or not?": every word of X names A; B is X denied.
             phrases.update((w,) for w in opt.words if w not in lex.generic)
@@ -95,7 +108,9 @@ def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
     fuzzy: tuple[tuple[str, Label], ...] = ()
     if not near:
         fuzzy = tuple(
-            (p[0], lab) for p, lab in owner.items() if len(p) == 1 and len(p[0]) >= _FUZZY_MIN_LEN
+            (p[0], lab)
+            for p, lab in owner.items()
+            if len(p) == 1 and len(p[0]) >= _FUZZY_MIN_LEN and p[0] not in derived
         )
     return _Matcher(PhraseSet(owner), owner, fuzzy, both_owner, _quality_options(opts, lex))
 
@@ -548,7 +563,7 @@ def unread_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> 
     if lex.relative_sides.find(words) and any(
         "laterality" in lex.parallel.get(words[h.first], _NO_CLASSES) for h in hits
     ):
-        return "a side named relative to another ('contralateral')"
+        return "a side named relative to another side or to the viewer"
     if "/" in f:
         for h in hits:
             # "R/LLQ", "late arterial / early portal venous": spaces around it or not
@@ -714,6 +729,8 @@ def qualified_mention(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) 
             if m is not None and m.group(1).lower() in g["qualifier_prefixes"]:
                 return f"the option is qualified ('{m.group(1)}-')"
         k = h.first - 1
+        if k >= 0 and words[k] in g["entity_modifiers"] and words[k] not in option_words:
+            return f"the option is qualified ('{words[k]}')"
         if (
             k >= 0
             and words[k] in g["normal_before"]

@@ -125,11 +125,22 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         cut = _cut_off(text, ch, lex)
         if cut:
             return ChoiceVerdict(None, "truncated", cut, v.focus, v.cues, v.matched)
+    if depth == 0 and v.rule == "text" and v.label is not None and _general(r, lex):
+        # "Gallstones can cause pain in the right upper quadrant ...": said of the option in
+        # general, not of this image.
+        why = "names the option only in a general statement"
+        return ChoiceVerdict(None, "conditional", why, v.focus, v.cues, v.matched)
     if depth == 0 and v.label is not None and reasoning.strip():
         why = _reasoning_conflict(reasoning, LETTERS.index(v.label), ch, lex)
         if why:
             return ChoiceVerdict(None, "reasoning", why, v.focus, v.cues, v.matched)
     return v
+
+
+def _general(r: Reading, lex: Lexicon) -> bool:
+    """Whether the answer is a general statement ("X can cause ..."): a statement cue that
+    does not open a relative clause ("a meningioma, which can calcify" still chooses)."""
+    return any(r.words[i] not in ("which", "that") for i, _ in lex.generic_statements.find(r.words))
 
 
 _LAST_WORD = re.compile(r"([^\W\d_]+)\W*$")

@@ -435,6 +435,19 @@ def negated_either(words: tuple[str, ...], lex: Lexicon) -> list[tuple[int, int]
     return out
 
 
+# Two or more labels each followed by a score ("melanoma 0.50 / nevus 0.50", "benign: 92%,
+# malignant: 8%"): a classifier's output, not a chosen answer.
+_SCORE_LIST = re.compile(
+    r"\s*(?:[^\W\d_][\w\- ]{0,40}?\s*[:=(]?\s*(?:0?\.\d+|1\.0+|\d{1,3}(?:\.\d+)?\s?%)\)?"
+    r"\s*[/,;|\n]?\s*){2,}[.]?\s*"
+)
+
+
+def score_list(text: str) -> bool:
+    """Whether `text` is a list of labels with scores (a classifier's output)."""
+    return len(text) < 300 and any(c.isdigit() for c in text) and bool(_SCORE_LIST.fullmatch(text))
+
+
 def clause_start(r: Reading, pos: int) -> int:
     k = bisect_left(r.breaks, pos)
     return r.breaks[k - 1] + 1 if k else 0

@@ -292,6 +292,14 @@ class Canonicalizer:
                 we.append(ends[i])
                 i += 1
                 continue
+            if w in join and i + 1 < n and raw[i + 1] in self._links:
+                # "hyper or hypointense", "mono or polymorphic": a prefix before "or" is
+                # suspended without its hyphen; never glued to the connector ("hyperor").
+                words.append(fold(w + self._stem(raw, i)))
+                ws.append(starts[i])
+                we.append(ends[i])
+                i += 1
+                continue
             if (
                 w in join
                 and i + 1 < n

@@ -23,7 +23,7 @@ from ..kinds import YesNo
 from ..lexicon import Lexicon
 from .options import stem
 from .polar import Proposition, YesNoVocab, vocab
-from .reading import _NEGATORS, Reading, read_answer
+from .reading import _NEGATORS, Reading, read_answer, score_list
 
 _JSON_ANSWER = re.compile(r"""^\s*\{\s*["']?answer["']?\s*:\s*["']?([^"'{}]*)["']?""", re.I)
 _TERMINAL = frozenset(".!?)]}\"'*`")
@@ -72,6 +72,10 @@ def label_yes_no(
     ("<think>... So the lung is not healthy.</think><answer>Yes</answer>").
     """
     out = _label(r, prop, lex, depth, gt=gt, text=text)
+    if out.label is not None and score_list(r.focus):
+        # "melanoma 0.50 / nevus 0.50": a classifier's scores for several labels.
+        why = "lists scores for several labels, not an answer"
+        return YesNoVerdict(None, "ambiguous", why, r.focus)
     if out.label is None or depth > 0:
         return out
     if _yes_or_no(r.words, lex):
@@ -232,6 +236,13 @@ def _label(
         clash = _yes_clash(words, rest, prop, lex, v)
         if clash:
             return YesNoVerdict(None, "contradiction", clash, f, cues=tuple(cues))
+    if said is not None and rest and (said is YesNo.NO) is not prop.negated:
+        # "No, it is benign." to "Is the lesion benign?"; "Yes, it is enlarged." to "Is the
+        # spleen not enlarged?": the rest says the question's own predicate holds.
+        held = _predicate_held(words, rest, prop, lex, v)
+        if held is not None:
+            why = f"explicit '{said.value}' but the rest says it is '{held}'"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
     if said is not None and _ASKED.match(f):
         # "Yes? The root apex overlaps the canal ...": a yes that asks.
         return YesNoVerdict(None, "hedge", "the yes/no is asked, not answered", f)
@@ -273,6 +284,22 @@ def _label(
         bad = _abnormal_named(words, rest, prop, v, lex)
         if bad is not None:
             why = f"says '{'yes' if said else 'clear'}' but names an abnormal finding ('{bad}')"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+    if prop.normal_predicate and (
+        said is YesNo.YES or (said is None and found is not None and found[0] is YesNo.YES)
+    ):
+        # "The mucosa appears normal. However, there are areas of erythema.": what follows
+        # the contrast is not read as normal or abnormal, and may undo the answer.
+        turn = lex.grammar["contrast"] | lex.grammar["concessive"]
+        k = next((i for i, w in enumerate(words) if w in turn), None)
+        if (
+            k is not None
+            and k > 0
+            and not _denial_in(words[k:], lex, v)
+            # "..., but it is important to consult a healthcare professional": advice
+            and lex.grammar["advice"].isdisjoint(words[k:])
+        ):
+            why = f"says it is normal, then '{words[k]}' says more"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
     if said is not None:
         if found is not None and found[0] is not said:
@@ -1092,6 +1119,33 @@ def _identity_restated(
         kept = next((w for w in clause if w in prop.words and w not in lex.generic), None)
         if kept is not None and _rival_pair(clause, prop, lex, None) is None:
             return kept
+    return None
+
+
+# Verbs that say their subject is what follows ("it is benign", "the spleen looks enlarged").
+_LINKING = frozenset({"is", "are", "appears", "appear", "looks", "look", "seems", "seem"})
+
+
+def _predicate_held(
+    words: tuple[str, ...],
+    ranges: list[tuple[int, int]],
+    prop: Proposition,
+    lex: Lexicon,
+    v: YesNoVocab,
+) -> str | None:
+    """A clause that ends "is/appears <the question's last word>" with no denial ("it is
+    benign"), or None."""
+    if not prop.words:
+        return None
+    last = prop.words[-1]
+    copula = _LINKING
+    for a, b in ranges:
+        clause = words[a:b]
+        if last not in clause or _denial_in(clause, lex, v):
+            continue
+        j = clause.index(last)
+        if j > 0 and clause[j - 1] in copula and j == len(clause) - 1:
+            return last
     return None
 
 
