@@ -178,3 +178,19 @@ def test_lettered_yes_no_options_leave_both_unresolved() -> None:
 def test_yes_like_options_that_are_not_bare_yes_no_stay_two_option() -> None:
     g = Grader().grade("Is the drusen present or absent?", "present", "present")
     assert g.question_kind is QuestionKind.TWO_OPTION
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is there any abnormality in this image? Answer yes or no.",
+        "Is there any abnormality in this image? Please answer with 'yes' or 'no'.",
+        "Is there any abnormality in this image? (yes/no)",
+    ],
+)
+def test_an_answer_yes_or_no_instruction_leaves_a_yes_no_question(question: str) -> None:
+    # The instruction offers no alternatives: the question is polar, and a free-text answer
+    # is read by the yes/no reader ("Abnormal" restates "abnormality").
+    g = Grader().grade(question, "Yes", "Answer: Abnormal")
+    assert g.question_kind is QuestionKind.YES_NO
+    assert (g.gt_label, g.pred_label, g.score) == ("yes", "yes", 1.0)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from ..lexicon import Lexicon
-from .text import Tok
+from .text import Tok, strip_answer_instruction
 
 # Words and the punctuation that bounds an option phrase; hyphens and slashes are skipped so
 # that "non-contrast" and "ragged/asymmetrical" stay inside one option.
@@ -165,7 +165,7 @@ def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
         question: the question text.
         lex: the lexicon (canonical forms, question words).
     """
-    q = " ".join(question.split())
+    q = " ".join(strip_answer_instruction(question).split())
     # "Is this an MRI? Or a CT?": one question split in two.
     q = re.sub(r"\?\s+(or|vs\.?|versus)\b", r", \1", q, flags=re.I)
     # "more hyperintense than the cortex, or less?" asks "more or less hyperintense than ...".

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ..lexicon import Lexicon
-from .text import PhraseSet
+from .text import PhraseSet, strip_answer_instruction
 
 _CONTRACTED = re.compile(r"\b\w+n['\u2019]t\b", re.I)
 
@@ -151,6 +151,7 @@ def read_question(question: str, lex: Lexicon) -> Proposition:
         lex: the lexicon.
     """
     v = vocab(lex)
+    question = strip_answer_instruction(question)
     words = lex.canon.words(question)
     if not words:
         return NOT_POLAR

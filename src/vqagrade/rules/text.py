@@ -515,3 +515,20 @@ class PhraseSet:
 
     def __bool__(self) -> bool:
         return bool(self.phrases)
+
+
+# A closing instruction to answer yes or no ("Answer yes or no.", "Please reply with 'yes' or
+# 'no'.", "(yes/no)"): it offers no alternatives, the question before it is a polar one.
+_ANSWER_INSTRUCTION = re.compile(
+    r"\s*(?:\(\s*yes\s*/\s*no\s*\)|(?:please\s+)?(?:answer|reply|respond)(?:\s+with)?"
+    r"(?:\s+(?:only|just))?\s*['\"]?yes['\"]?\s*(?:or|/)\s*['\"]?no['\"]?(?:\s+only)?)\s*[.!:]?\s*$",
+    re.I,
+)
+
+
+def strip_answer_instruction(question: str) -> str:
+    """The question without a closing "Answer yes or no." instruction."""
+    if "yes" not in question.lower():
+        return question
+    cut = _ANSWER_INSTRUCTION.sub("", question)
+    return cut if cut.strip() else question
