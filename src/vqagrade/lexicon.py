@@ -104,6 +104,7 @@ _LIST_SECTIONS = {
         "equal",
         "partial",
         "mixed",
+        "cjk_blockers",
         "purpose",
     ),
     "negation": (
@@ -206,7 +207,15 @@ _LIST_SECTIONS = {
 }
 
 
-_TABLE_SECTIONS = ("synonyms", "case_sensitive", "spelling", "parallel", "parts", "broader")
+_TABLE_SECTIONS = (
+    "synonyms",
+    "case_sensitive",
+    "spelling",
+    "parallel",
+    "parts",
+    "broader",
+    "cjk",
+)
 """Sections of ``canonical = [variants]`` entries: any key."""
 META_KEYS = ("name", "source", "license", "version")
 """The keys of ``[meta]``; a shipped file must have every one."""
@@ -261,6 +270,7 @@ class _Raw:
     parallel: dict[str, list[str]] = field(default_factory=dict)
     parts: dict[str, list[str]] = field(default_factory=dict)
     broader: dict[str, list[str]] = field(default_factory=dict)
+    cjk: dict[str, list[str]] = field(default_factory=dict)
     lists: dict[str, list[str]] = field(default_factory=dict)
     comparatives: dict[str, str] = field(default_factory=dict)
     than: list[str] = field(default_factory=list)
@@ -272,7 +282,7 @@ class _Raw:
 def _merge(raw: _Raw, data: dict[str, Any], origin: str) -> None:
     meta = data.get("meta", {})
     raw.sources.append(f"{meta.get('name', origin)}: {meta.get('source', 'no source given')}")
-    for key in ("synonyms", "case_sensitive", "spelling", "parallel", "parts", "broader"):
+    for key in _TABLE_SECTIONS:
         table = data.get(key, {})
         if not isinstance(table, dict):
             raise LexiconError(f"{origin}: [{key}] must be a table of canonical = [variants]")
@@ -526,6 +536,14 @@ class Lexicon:
         # Every list as merged ("section.name" -> phrases), for the modules that build their
         # own vocabulary from a section of their own (yes_no.toml's [yes_no]).
         self.lists = {name: tuple(values) for name, values in lists.items()}
+        # Chinese and Japanese forms of option words, keyed by the option word's canonical
+        # form ("left" -> 左): read by `rules.cjk`, where text is not split into words.
+        cjk: dict[str, set[str]] = {}
+        for canonical, forms in raw.cjk.items():
+            word = " ".join(self.canon.words(canonical))
+            cjk.setdefault(word, set()).update(f for f in forms if f)
+        self.cjk = {k: tuple(sorted(v, key=len, reverse=True)) for k, v in cjk.items()}
+        self.cjk_blockers = tuple(lists.get("cues.cjk_blockers", []))
 
 
 def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:

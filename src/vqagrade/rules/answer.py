@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..kinds import YesNo
 from ..labels import Label
 from ..lexicon import Lexicon
+from .cjk import has_cjk, read_cjk
 from .comparison import comparand_said, comparative, direction, off_comparand
 from .decide import decide
 from .final_answer import flag_table
@@ -347,6 +348,10 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         why = "a bare 'none' where an option is itself a negation"
         return Verdict(None, "none-ambiguous", why, f, (), tuple(cues))
     v = decide(r, hits, lex, cues, opts)
+    if v.rule == "no-option" and has_cjk(f):
+        # "嚢胞性病変です。": no word-based mention; read by substring, narrowly.
+        read, said = read_cjk(f, opts, lex)
+        return Verdict(read, "cjk" if read is not None else "no-option", said, f)
     if opts.predicate is not None and v.label is not None:
         if v.label is Label.BOTH:
             # "Both lungs show effusions" to "Which lung has the larger effusion?": both is
