@@ -9,6 +9,8 @@ confident label is the failure that matters, abstaining is cheap.
 
 from __future__ import annotations
 
+import re
+
 from ..kinds import YesNo
 from ..labels import Label
 from ..lexicon import Lexicon
@@ -47,6 +49,7 @@ from .yes_no import reasoning_contradicts
 __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_answer"]
 
 
+_WORD = re.compile(r"[^\W_]+")
 # Readings that withhold an answer: beside a JSON answer field they withdraw it.
 _WITHHOLDING = frozenset({"refusal", "hedge", "junk"})
 
@@ -78,7 +81,7 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             # "... so the answer is intraventricular. \boxed{B}": the reasoning's own
             # conclusion chooses the other option.
             or (thought is other and bool(rr.body))
-            or (thought is not v.label and _concludes(rr, opts, lex, other))
+            or (thought is not v.label and _concludes(r.reasoning, opts, lex, other))
         ):
             assert thought is not None
             why = f"the reasoning before the answer tag reads as {thought.value}"
@@ -99,7 +102,9 @@ def label_reading(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     if r.body and v.label in (Label.A, Label.B):
         other = Label.B if v.label is Label.A else Label.A
         if _may_name(r.body, opts, other) and (
-            _finding_placed(r, opts, lex, other) or _concludes(_body(r, lex), opts, lex, other)
+            _finding_placed(r, opts, lex, other)
+            or _concludes(r.body, opts, lex, other)
+            or _answered_before(r, opts, lex, other)
         ):
             # "... a lesion in the left parietal lobe ... In summary: right parietal mass";
             # "... so this is a small bowel obstruction. ... Final answer: large bowel"
@@ -139,17 +144,78 @@ def _yes_no_reasoning(text: str, opts: Options, lex: Lexicon, label: Label) -> s
     return f"the reasoning before the answer {other}" if other else ""
 
 
-def _concludes(body: Reading, opts: Options, lex: Lexicon, label: Label) -> bool:
+def _concludes(text: str, opts: Options, lex: Lexicon, label: Label) -> bool:
     """Whether the last conclusion drawn in a text before the final answer ("..., so this
     is a small bowel obstruction.") chooses option `label` on its own."""
-    concluding = lex.grammar["concluding"]
-    if concluding.isdisjoint(body.wordset):
+    last = None
+    # One-word self-corrections ("Wait, actually, …": [answer] corrections) drop what came before.
+    correcting = {c for c in lex.corrections if " " not in c}
+    for m in _WORD.finditer(text):
+        w = m.group().lower()
+        if w in lex.grammar["concluding"]:
+            last = m
+        elif w in correcting:
+            last = None
+    if last is None:
         return False
-    k = max(i for i, w in enumerate(body.words) if w in concluding)
-    f = body.focus
-    start = body.starts[k]
-    end = min((j for j in (f.find(". ", start), f.find("\n", start)) if j >= 0), default=len(f))
-    return label_answer(f[start:end], opts, lex).label is label
+    start = last.start()
+    end = min(
+        (j for j in (text.find(". ", start), text.find("\n", start)) if j >= 0), default=len(text)
+    )
+    return label_answer(text[start:end], opts, lex).label is label
+
+
+def _left_as_verb(r: Reading, h: Hit, lex: Lexicon) -> bool:
+    """A mention "left" that is the verb ("the right side was left unaffected")."""
+    words, k = r.words, h.first
+    if h.first != h.last or words[k] != "left" or k == 0 or k + 1 >= len(words):
+        return False
+    g = lex.grammar
+    return words[k - 1] in g["passive_auxiliaries"] and words[k + 1] in g["verb_left_after"]
+
+
+def _non_form(r: Reading, opts: Options) -> str:
+    """An answer word "non-" + a word of the options or the question that neither option
+    holds, when an option is itself a "non-" word ("nonlactose" to "lactose fermenters or
+    nonfermenters?"), or ""."""
+    own = set(opts.a.words) | set(opts.b.words)
+    if not any(w.startswith("non") for w in own):
+        return ""
+    asked = opts.question_words
+    for w in r.words:
+        if w.startswith("non") and len(w) > 5 and w not in own and (w[3:] in own or w[3:] in asked):
+            return w
+    return ""
+
+
+def _cut_long(f: str) -> bool:
+    """A long answer of several sentences whose last one (eight words or more) stops
+    without punctuation: cut off before its conclusion."""
+    tail = f.rstrip()
+    if len(tail) < 300 or not tail[-1:].isalnum():
+        return False
+    cut = max(tail.rfind(". "), tail.rfind("\n"))
+    return cut > 0 and len(_WORD.findall(tail[cut:])) >= 8
+
+
+def _or_after_question(f: str, lex: Lexicon) -> bool:
+    """Whether a question mark in the answer is followed by "or" ("…? Or …", "…? Oder …")."""
+    at = f.find("?")
+    while at >= 0:
+        m = _WORD.search(f, at + 1)
+        if m is not None and lex.canon.words(m.group()) == ("or",):
+            return True
+        at = f.find("?", at + 1)
+    return False
+
+
+def _answered_before(r: Reading, opts: Options, lex: Lexicon, label: Label) -> bool:
+    """Whether the text before the final answer gives an answer of its own ("**Answer:
+    reversible** … **Final answer: fixed**") that is option `label`."""
+    body = _body(r, lex)
+    if body.focus.strip() == r.body.strip():
+        return False  # no answer of its own: the whole text is read
+    return label_reading(body, opts, lex).label is label
 
 
 def _body(r: Reading, lex: Lexicon) -> Reading:
@@ -276,8 +342,19 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         if rest.label is not None:
             return Verdict(None, "contradiction", "the letter and the words disagree", f)
         return rest
+    if "?" in f and _or_after_question(f, lex):
+        # "Periphere punktförmige Anfärbung? Oder doch zentral": one option asked, the other
+        # offered after it.
+        return Verdict(None, "alternative", "offers an alternative after a question", f)
     m = option_matcher(opts, lex)
     found = drop_other_structures(r, find_hits(r, m), opts, lex)
+    if "left" in r.wordset:
+        found = [h for h in found if not _left_as_verb(r, h, lex)]
+    negated = _non_form(r, opts)
+    if negated:
+        # "Non-lactose fermenters" to "lactose fermenters or non-fermenters?"
+        why = f"a 'non-' form of an option word ('{negated}') the options do not hold"
+        return Verdict(None, "qualifier", why, f, tuple(found))
     if "+" in f or "=" in f:
         found = [h for h in found if not _in_sum(r, h)]
     if "-" in f and found and not opts.context.isdisjoint(lex.grammar["staging_words"]):
@@ -348,6 +425,11 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         why = "a bare 'none' where an option is itself a negation"
         return Verdict(None, "none-ambiguous", why, f, (), tuple(cues))
     v = decide(r, hits, lex, cues, opts)
+    if v.label is not None and _cut_long(f):
+        # "… To classify it, I compare its size with … the lateral basal segment occupies":
+        # a long answer cut off before it concludes.
+        why = "a long answer cut off before it ends"
+        return Verdict(None, "truncated", why, f, v.hits, v.cues)
     if v.rule == "no-option" and has_cjk(f):
         # "嚢胞性病変です。": no word-based mention; read by substring, narrowly.
         read, said = read_cjk(f, opts, lex)

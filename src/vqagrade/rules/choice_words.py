@@ -526,7 +526,7 @@ def _every_option(r: Reading, voc: _Vocab) -> str:
 
 
 def _combined(
-    said: set[int], chosen: set[int], r: Reading, info: _Info
+    said: set[int], chosen: set[int], r: Reading, info: _Info, contrast: frozenset[str]
 ) -> tuple[set[int], set[int]]:
     """An option that joins the others the answer names ("Both A and B" when it says
     "both", "A and B", or names both together with "Both A and B")."""
@@ -540,6 +540,10 @@ def _combined(
         if len(holders) == 1 and ("both" in r.words or r.both_cue):
             return {holders[0]}, chosen  # "both the distal radius and the ulnar styloid"
     if info.pair is None:
+        return said, chosen
+    if not contrast.isdisjoint(r.wordset):
+        # "Both Listeria and Yersinia grow in the cold, but tumbling motility is specific to
+        # Listeria": the contrast may single one out; not read as "Both A and B".
         return said, chosen
     k, joined = info.pair
     parts = set(joined)
@@ -690,6 +694,12 @@ def _partial(
         if any(t > 0 and words[t - 1] in mods and words[t - 1] not in ch.words[o] for t in at):
             return None  # "reverse Colles": another entity than the option
         said = {words[t] for t in at if _positive_at(r, t, ch, lex, voc)}
+        if len(said) >= 2 and any(
+            any(c.isdigit() for c in w) and w not in r.wordset for w in ch.words[o]
+        ):
+            # "a whole-body scan" is not "I-131 whole-body scan": a phrase of several words
+            # without the code that sets the option apart (a one-word name, "FDG", is enough).
+            continue
         genus = o in info.genera and said == {ch.words[o][0]}
         if said and said != ws and not genus:
             return None  # some of another option's own words

@@ -82,6 +82,7 @@ from .choice_words import (
 from .choices import Choices
 from .final_answer import structured_answer
 from .reading import _OPEN, Reading, _cut_in_concession, clause_end, clause_start, read_answer
+from .text import cognate
 
 # Where the last sentence of an answer starts.
 _LAST_SENTENCE = re.compile(r"[.!?\n]+\s*")
@@ -125,6 +126,16 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         cut = _cut_off(text, ch, lex)
         if cut:
             return ChoiceVerdict(None, "truncated", cut, v.focus, v.cues, v.matched)
+    if depth == 0 and v.rule == "letter" and v.label is not None:
+        other = _words_name_another(text, LETTERS.index(v.label), ch)
+        if other is not None:
+            # "Mielofibrosis — reticulina grado 3. Opción B." when A is Myelofibrosis.
+            why = f"the words name option {LETTERS[other].value}, the letter {v.label.value}"
+            return ChoiceVerdict(None, "contradiction", why, v.focus, v.cues, v.matched)
+    if depth == 0 and v.rule == "text" and v.label is not None and _value_in_ranges(text, ch, v):
+        # "about 5 mm" to "<3 mm / 3–5 mm / >5 mm": which range a value falls in is not read.
+        why = "a value against options that are ranges of values"
+        return ChoiceVerdict(None, "ranges", why, v.focus, v.cues, v.matched)
     if depth == 0 and v.rule == "text" and v.label is not None and _general(r, lex):
         # "Gallstones can cause pain in the right upper quadrant ...": said of the option in
         # general, not of this image.
@@ -135,6 +146,57 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         if why:
             return ChoiceVerdict(None, "reasoning", why, v.focus, v.cues, v.matched)
     return v
+
+
+# Latin-script words only: in "线性IgG沉积" the code "IgG" is a word of its own.
+_TOKEN = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+")
+
+
+# What ends a label standing first: a dash, colon, stop, comma, bracket, a CJK character, or
+# the end ("Mielofibrosis — …", "线性IgG沉积").
+_HEAD_END = re.compile(
+    r"\s*(?:[\u2014\u2013:;,.(\uff08\uff1a\u3002-]|[\u3040-\u30ff\u4e00-\u9fff]|$)"
+)
+
+
+def _named_by(word: str, option_words: list[str]) -> bool:
+    """Whether an answer word names an option word: a cognate of a long word (any language,
+    "Mielofibrosis" for "Myelofibrosis") or the same code ("IgG", "T2", "I-131")."""
+    if len(word) >= 6:
+        return any(len(o) >= 6 and cognate(o, word) for o in option_words)
+    code = len(word) >= 2 and any(c.isdigit() or c.isupper() for c in word[1:])
+    return code and word in option_words
+
+
+def _words_name_another(text: str, k: int, ch: Choices) -> int | None:
+    """The other option that an answer's first word, standing as a label, names when it then
+    gives option `k`'s letter ("Mielofibrosis — … Opción B." when A is Myelofibrosis;
+    "线性IgG沉积 … 答案：C" when A is Linear IgG). Only the head word is read: an
+    explanation goes on to name options it argues against."""
+    m = next((x for x in _TOKEN.finditer(text) if len(x.group()) >= 2), None)
+    if m is None or not _HEAD_END.match(text, m.end()):
+        return None  # "Érosions avec …": a description, not a label
+    head = m.group()
+    owners = {o for o, t in enumerate(ch.texts) if _named_by(head, _TOKEN.findall(t))}
+    if len(owners) != 1 or k in owners:
+        return None
+    return next(iter(owners))
+
+
+# A range of values ("<3 mm", "3–5 mm", "10 or more"), not a spinal level ("C6-7").
+_RANGE = re.compile(
+    r"[<>\u2264\u2265]\s*\d|(?<![A-Za-z\d])\d+\s*(?:[-\u2013\u2014]\s*\d|to\b|or more|or less)"
+)
+
+
+def _value_in_ranges(text: str, ch: Choices, v: ChoiceVerdict) -> bool:
+    """Whether a number in the answer is read against options that are ranges, other than
+    by the chosen option's own wording written out ("3–5 mm")."""
+    if not any(c.isdigit() for c in text) or not any(_RANGE.search(t) for t in ch.texts):
+        return False
+    assert v.label is not None
+    own = ch.texts[LETTERS.index(v.label)].lower()
+    return own not in text.lower()
 
 
 def _general(r: Reading, lex: Lexicon) -> bool:
@@ -423,7 +485,7 @@ def _read_words(
     if said & unsaid:
         why = "an option is both named and denied"
         return ChoiceVerdict(None, "contradiction", why, f, tuple(cues), matched)
-    said, chosen = _combined(said, chosen, r, info)
+    said, chosen = _combined(said, chosen, r, info, lex.grammar["contrast"])
     denied_words = {i for _, neg, a, b in spans if neg for i in range(a, b)}
     longer = _longer_option(said, r, ch, lex, denied_words, spans)
     if longer is not None:
@@ -611,7 +673,7 @@ def _lead(
             return ChoiceVerdict(None, "hedge", f"hedge after the letter: '{cue}'", f)
         for k, neg, _, _ in spans:
             (unsaid if neg else said).add(k)
-        said, _ = _combined(said, set(), rx, info)
+        said, _ = _combined(said, set(), rx, info, lex.grammar["contrast"])
         k = LETTERS.index(v.label)
         if said == {k} and not unsaid:
             if _other_option_words(k, rx, spans, ch, lex, info, voc):

@@ -56,6 +56,7 @@ class YesNoVocab:
         self.unsettled = phrases("unsettled")
         self.other_findings = phrases("other_findings")
         self.qualifiers = words("qualifiers")
+        self.contradicting_yes = words("contradicting_yes")
         self.alternatives = words("alternatives")
         self.other_language = words("other_language")
         self.foreign_marks = words("foreign_marks")

@@ -13,6 +13,7 @@ import gzip
 import importlib.resources
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -532,3 +533,31 @@ def strip_answer_instruction(question: str) -> str:
         return question
     cut = _ANSWER_INSTRUCTION.sub("", question)
     return cut if cut.strip() else question
+
+
+def fold_cognate(word: str) -> str:
+    """A word in a form shared by its cognates in European languages ("neumoperitoneo",
+    "pneumoperitoneum" -> "neumoperitone..."): accents, "ph", "th", "y", "k" and doubled
+    letters folded."""
+    w = unicodedata.normalize("NFKD", word.lower())
+    w = "".join(c for c in w if c.isalpha() and c.isascii())
+    if w.startswith(("pn", "ps")):
+        w = w[1:]
+    w = w.replace("ph", "f").replace("th", "t").replace("y", "i").replace("k", "c")
+    return re.sub(r"(.)\1", r"\1", w)
+
+
+def cognate(english: str, word: str) -> bool:
+    """Whether an answer word in another language is the English word's cognate ("hernie"
+    for "hernia", "fractura" for "fracture"; a German compound holding it counts)."""
+    a, b = fold_cognate(english), fold_cognate(word)
+    if len(a) < 5 or len(b) < 5:
+        return False
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    if n >= max(5, int(0.7 * min(len(a), len(b)))):
+        return True
+    return len(b) >= 12 and a[:6] in b

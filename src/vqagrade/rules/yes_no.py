@@ -16,7 +16,6 @@ hedges, junk, truncation); then, in order:
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from ..kinds import YesNo
@@ -24,6 +23,7 @@ from ..lexicon import Lexicon
 from .options import stem
 from .polar import Proposition, YesNoVocab, vocab
 from .reading import _NEGATORS, Reading, read_answer, score_list
+from .text import cognate
 
 _JSON_ANSWER = re.compile(r"""^\s*\{\s*["']?answer["']?\s*:\s*["']?([^"'{}]*)["']?""", re.I)
 _TERMINAL = frozenset(".!?)]}\"'*`")
@@ -236,6 +236,10 @@ def _label(
         clash = _yes_clash(words, rest, prop, lex, v)
         if clash:
             return YesNoVerdict(None, "contradiction", clash, f, cues=tuple(cues))
+    if said is YesNo.YES and prop.negated and words and words[0] in v.contradicting_yes:
+        # "Si, épanchement pleural gauche" to "Is there no pleural effusion?"
+        why = f"'{words[0]}' to a negated question contradicts it, unlike 'yes'"
+        return YesNoVerdict(None, "ambiguous", why, f, cues=tuple(cues))
     if said is not None and rest and (said is YesNo.NO) is not prop.negated:
         # "No, it is benign." to "Is the lesion benign?"; "Yes, it is enlarged." to "Is the
         # spleen not enlarged?": the rest says the question's own predicate holds.
@@ -329,6 +333,10 @@ def _label(
     lab, why, matched = found
     if lab is None:
         return YesNoVerdict(None, "implicit", why, f, matched)
+    if _ASKS_BACK.match(f):
+        # "Which hernia do you mean — inguinal or umbilical? Both regions are in the field."
+        why = "the answer opens with a question of its own"
+        return YesNoVerdict(None, "implicit", why, f, matched)
     if lab is YesNo.YES and _raw_echo(r, prop, text, lex):
         why = "repeats the question's noun without saying whether it is there"
         return YesNoVerdict(None, "implicit", why, f, matched)
@@ -350,6 +358,10 @@ def _label(
         if part is not None:
             return YesNoVerdict(None, "qualified", part, f, matched)
     return YesNoVerdict(lab, "implicit", why, f, matched)
+
+
+# An answer whose first sentence is a question ("Which hernia do you mean — …?").
+_ASKS_BACK = re.compile(r"[^.!?\n(]{3,}\?(?:\s|$)")  # not "GPC in clusters (?Staph)"
 
 
 _TAGGED = re.compile(r"<think>.*?</think>|<answer>.*?(?:</answer>|$)", re.I | re.S)
@@ -487,34 +499,6 @@ def label_yes_no_text(text: str, prop: Proposition, lex: Lexicon) -> YesNoVerdic
     return label_yes_no(read_answer(text, lex), prop, lex)
 
 
-def _fold(word: str) -> str:
-    """A word in a form shared by its cognates in European languages ("neumoperitoneo",
-    "pneumoperitoneum" -> "neumoperitone..."): accents, "ph", "th", "y", "k" and doubled
-    letters folded."""
-    w = unicodedata.normalize("NFKD", word.lower())
-    w = "".join(c for c in w if c.isalpha() and c.isascii())
-    if w.startswith(("pn", "ps")):
-        w = w[1:]
-    w = w.replace("ph", "f").replace("th", "t").replace("y", "i").replace("k", "c")
-    return re.sub(r"(.)\1", r"\1", w)
-
-
-def _cognate(english: str, word: str) -> bool:
-    """Whether an answer word in another language is the English word's cognate ("hernie"
-    for "hernia", "fractura" for "fracture"; a German compound holding it counts)."""
-    a, b = _fold(english), _fold(word)
-    if len(a) < 5 or len(b) < 5:
-        return False
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    if n >= max(5, int(0.7 * min(len(a), len(b)))):
-        return True
-    return len(b) >= 12 and a[:6] in b
-
-
 def _foreign_denial(
     r: Reading, prop: Proposition, v: YesNoVocab
 ) -> tuple[YesNo | None, str, tuple[str, ...]] | None:
@@ -534,7 +518,7 @@ def _foreign_denial(
         return None
     spots = []
     for target in needed:
-        at = next((k for k, w in enumerate(words) if _cognate(target, w)), None)
+        at = next((k for k, w in enumerate(words) if cognate(target, w)), None)
         if at is None:
             return None
         spots.append(at)
