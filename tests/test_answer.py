@@ -45,7 +45,7 @@ CASES = [
     ("substring-female", "Is the patient male or female?", "female", B, "mention"),
     ("substring-nodule", "Is this a PA or AP film?", "A nodule on a PA film.", A, "mention"),
     ("fuzzy-typo", "Is this a pneumonia or an abscess?", "pnuemonia", A, "mention"),
-    ("fuzzy-blocked-near", "Is the lesion hyperdense or hypodense?", "hyperdens", None, "no-option"),
+    ("fuzzy-blocked-near", "Is the lesion hyperdense or hypodense?", "hyperdnse", None, "no-option"),
     ("comparative", "Which is bigger in this image, liver or spleen?", "The spleen is smaller than the liver.", A, "comparative"),
     ("comparative-compared", "Which is smaller, colon or small bowel?", "The colon appears smaller compared to the small bowel.", A, "comparative"),
     ("comparative-negated", "Which is bigger, liver or spleen?", "The liver is not bigger than the spleen.", None, "comparative"),

@@ -143,6 +143,7 @@ _LIST_SECTIONS = {
         "conclusion_markers",
         "letter_prefixes",
         "corrections",
+        "case_openers",
         "open_endings",
     ),
     "yes_no": (
@@ -536,6 +537,10 @@ class Lexicon:
         self.conclusion_markers = tuple(lists.get("answer.conclusion_markers", []))
         self.letter_prefixes = frozenset(lists.get("answer.letter_prefixes", []))
         self.corrections = tuple(lists.get("answer.corrections", []))
+        # Openings of a sentence about the case at hand ("Here …", "In this image …").
+        self.case_openers = tuple(
+            self.canon.words(p) for p in lists.get("answer.case_openers", []) if p.strip()
+        )
         # Every list as merged ("section.name" -> phrases), for the modules that build their
         # own vocabulary from a section of their own (yes_no.toml's [yes_no]).
         self.lists = {name: tuple(values) for name, values in lists.items()}

@@ -10,6 +10,7 @@ confident label is the failure that matters, abstaining is cheap.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..kinds import YesNo
 from ..labels import Label
@@ -50,6 +51,12 @@ __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_a
 
 
 _WORD = re.compile(r"[^\W_]+")
+# A first sentence that is a question ("Is the right hemidiaphragm elevated? Yes — …").
+_OPENING_QUESTION = re.compile(r"[^.!?\n]{3,}\?(?=\s|$)")
+# Stopwords that cannot end a sentence: articles, prepositions, conjunctions.
+_FUNCTION = frozenset(
+    {"a", "an", "the", "of", "in", "on", "at", "to", "by", "for", "from", "and", "or"}
+)
 # Readings that withhold an answer: beside a JSON answer field they withdraw it.
 _WITHHOLDING = frozenset({"refusal", "hedge", "junk"})
 
@@ -144,18 +151,22 @@ def _yes_no_reasoning(text: str, opts: Options, lex: Lexicon, label: Label) -> s
     return f"the reasoning before the answer {other}" if other else ""
 
 
+@lru_cache(maxsize=8)
+def _turns(concluding: frozenset[str], correcting: frozenset[str]) -> re.Pattern[str]:
+    """One pattern for the conclusion words and the one-word self-corrections."""
+    words = "|".join(sorted(map(re.escape, concluding | correcting)))
+    return re.compile(rf"\b(?:{words})\b", re.I)
+
+
 def _concludes(text: str, opts: Options, lex: Lexicon, label: Label) -> bool:
     """Whether the last conclusion drawn in a text before the final answer ("..., so this
-    is a small bowel obstruction.") chooses option `label` on its own."""
+    is a small bowel obstruction.") chooses option `label` on its own; a self-correction
+    after it ("Wait, actually, …": one-word [answer] corrections) drops it."""
+    concluding = lex.grammar["concluding"]
+    correcting = frozenset(c for c in lex.corrections if " " not in c)
     last = None
-    # One-word self-corrections ("Wait, actually, …": [answer] corrections) drop what came before.
-    correcting = {c for c in lex.corrections if " " not in c}
-    for m in _WORD.finditer(text):
-        w = m.group().lower()
-        if w in lex.grammar["concluding"]:
-            last = m
-        elif w in correcting:
-            last = None
+    for m in _turns(concluding, correcting).finditer(text):
+        last = m if m.group().lower() in concluding else None
     if last is None:
         return False
     start = last.start()
@@ -163,6 +174,49 @@ def _concludes(text: str, opts: Options, lex: Lexicon, label: Label) -> bool:
         (j for j in (text.find(". ", start), text.find("\n", start)) if j >= 0), default=len(text)
     )
     return label_answer(text[start:end], opts, lex).label is label
+
+
+def _own_question(f: str, opts: Options, lex: Lexicon) -> bool:
+    """Whether the answer opens with a question that names one option only (not an echo of
+    the question, which names both) and answers it "yes"."""
+    m = _OPENING_QUESTION.match(f)
+    if m is None:
+        return False
+    nxt = _WORD.search(f, m.end())
+    if nxt is None or nxt.group().lower() not in lex.yes:
+        return False  # "Left? No — right.": a rhetorical question answered (read elsewhere)
+    words = set(lex.canon.words(m.group()))
+    a, b = not words.isdisjoint(opts.a.key), not words.isdisjoint(opts.b.key)
+    return a != b
+
+
+def _other_compound(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str:
+    """An answer word that is a qualifier prefix glued to an option's word ("pseudohyphae" to
+    "yeast or hyphae?", `[grammar] qualifier_prefixes`), where no mention covers it, or ""."""
+    keys = [w for w in opts.a.key + opts.b.key if len(w) >= 5 and w.isalpha()]
+    if not keys:
+        return ""
+    qualifiers = lex.grammar["qualifier_prefixes"]
+    covered = {k for h in hits for k in range(h.first, h.last + 1)}
+    for i, w in enumerate(r.words):
+        if i in covered or len(w) <= 5:
+            continue
+        for q in qualifiers:
+            if w.startswith(q) and len(w) > len(q) + 4:
+                rest = lex.canon.words(w[len(q) :])
+                if len(rest) == 1 and rest[0] in keys:
+                    return w
+    return ""
+
+
+def _cut_on_function_word(r: Reading, f: str, lex: Lexicon) -> bool:
+    """An answer of several words that stops, without punctuation, on an article, preposition
+    or conjunction ("… meniscus shows a"): cut off before it says what."""
+    tail = f.rstrip()
+    if len(r.words) < 4 or not tail[-1:].isalpha():
+        return False
+    last = r.words[-1]
+    return last in lex.stopwords and last in _FUNCTION and tail.lower().endswith(last)
 
 
 def _left_as_verb(r: Reading, h: Hit, lex: Lexicon) -> bool:
@@ -212,6 +266,9 @@ def _or_after_question(f: str, lex: Lexicon) -> bool:
 def _answered_before(r: Reading, opts: Options, lex: Lexicon, label: Label) -> bool:
     """Whether the text before the final answer gives an answer of its own ("**Answer:
     reversible** … **Final answer: fixed**") that is option `label`."""
+    low = r.body.lower()
+    if not any(m in low for m in lex.final_markers if " " not in m):
+        return False  # no answer marker ([answer] final_markers): nothing to read
     body = _body(r, lex)
     if body.focus.strip() == r.body.strip():
         return False  # no answer of its own: the whole text is read
@@ -350,6 +407,15 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
     found = drop_other_structures(r, find_hits(r, m), opts, lex)
     if "left" in r.wordset:
         found = [h for h in found if not _left_as_verb(r, h, lex)]
+    if "?" in f and _own_question(f, opts, lex):
+        # "Is the right hemidiaphragm elevated? Yes — …" to "Is the right or left …?"
+        why = "opens with a question of its own about one option"
+        return Verdict(None, "ambiguous", why, f)
+    compound = _other_compound(r, found, opts, lex)
+    if compound:
+        # "Budding yeast together with pseudohyphae" to "yeast or hyphae?"
+        why = f"a word holding an option's word ('{compound}') is not read"
+        return Verdict(None, "qualifier", why, f, tuple(found))
     negated = _non_form(r, opts)
     if negated:
         # "Non-lactose fermenters" to "lactose fermenters or non-fermenters?"
@@ -425,6 +491,10 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         why = "a bare 'none' where an option is itself a negation"
         return Verdict(None, "none-ambiguous", why, f, (), tuple(cues))
     v = decide(r, hits, lex, cues, opts)
+    if v.label is not None and _cut_on_function_word(r, f, lex):
+        # "**Medial** meniscus appears intact; **lateral** meniscus shows a"
+        why = "the answer is cut off after a function word"
+        return Verdict(None, "truncated", why, f, v.hits, v.cues)
     if v.label is not None and _cut_long(f):
         # "… To classify it, I compare its size with … the lateral basal segment occupies":
         # a long answer cut off before it concludes.

@@ -317,8 +317,8 @@ def _structured(t: str) -> tuple[str, str] | None:
     return ". ".join(parts), note
 
 
-_TABLE_TRUE = _TRUE | {"\u2713", "\u2714", "positive", "+"}
-_TABLE_FALSE = _FALSE | {"\u2717", "\u2718", "negative", "-", "\u2014"}
+TABLE_TRUE = _TRUE | {"\u2713", "\u2714", "positive", "+"}
+TABLE_FALSE = _FALSE | {"\u2717", "\u2718", "negative", "-", "\u2014"}
 
 
 def flag_table(t: str) -> str | None:
@@ -338,9 +338,9 @@ def flag_table(t: str) -> str | None:
         cells = [(r[0], r[1])] if two else list(zip(head[1:], r[1:], strict=False))
         for name, value in cells:
             flag = value.lower().strip("*_ ")
-            if flag in _TABLE_TRUE:
+            if flag in TABLE_TRUE:
                 yes.append(name)
-            elif flag in _TABLE_FALSE:
+            elif flag in TABLE_FALSE:
                 no.append(name)
             else:
                 return None  # a table of values, not of flags: read as text

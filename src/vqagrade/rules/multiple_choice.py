@@ -136,6 +136,15 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         # "about 5 mm" to "<3 mm / 3–5 mm / >5 mm": which range a value falls in is not read.
         why = "a value against options that are ranges of values"
         return ChoiceVerdict(None, "ranges", why, v.focus, v.cues, v.matched)
+    if (
+        depth == 0
+        and v.rule == "text"
+        and v.label is not None
+        and _case_elsewhere(text, v, ch, lex)
+    ):
+        # "Weber A is infrasyndesmotic; B …; C above it. Here the fracture is well above …"
+        why = "the sentence about this case names none of the chosen option's words"
+        return ChoiceVerdict(None, "general", why, v.focus, v.cues, v.matched)
     if depth == 0 and v.rule == "text" and v.label is not None and _general(r, lex):
         # "Gallstones can cause pain in the right upper quadrant ...": said of the option in
         # general, not of this image.
@@ -197,6 +206,21 @@ def _value_in_ranges(text: str, ch: Choices, v: ChoiceVerdict) -> bool:
     assert v.label is not None
     own = ch.texts[LETTERS.index(v.label)].lower()
     return own not in text.lower()
+
+
+def _case_elsewhere(text: str, v: ChoiceVerdict, ch: Choices, lex: Lexicon) -> bool:
+    """Whether the last sentence turns to this case ("Here …", "In this image …",
+    `[answer] case_openers`) after others, and says none of the chosen option's words: the
+    sentences before it describe the options, the one about the case chooses none by name."""
+    pieces = [p.strip() for p in re.split(r"(?<=[.;!?])\s+", text.strip()) if p.strip()]
+    if len(pieces) < 2:
+        return False
+    last = lex.canon.words(pieces[-1])
+    if not any(last[: len(o)] == o for o in lex.case_openers):
+        return False
+    assert v.label is not None
+    own = {w for w in ch.words[LETTERS.index(v.label)] if _content(w, lex)}
+    return own.isdisjoint(last)
 
 
 def _general(r: Reading, lex: Lexicon) -> bool:

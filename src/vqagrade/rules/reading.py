@@ -443,9 +443,12 @@ _SCORE_LIST = re.compile(
 )
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def score_list(text: str) -> bool:
     """Whether `text` is a list of labels with scores (a classifier's output)."""
-    return len(text) < 300 and any(c.isdigit() for c in text) and bool(_SCORE_LIST.fullmatch(text))
+    return len(text) < 300 and _DIGIT.search(text) is not None and bool(_SCORE_LIST.fullmatch(text))
 
 
 def clause_start(r: Reading, pos: int) -> int:

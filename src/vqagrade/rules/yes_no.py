@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..kinds import YesNo
 from ..lexicon import Lexicon
+from .final_answer import TABLE_FALSE, TABLE_TRUE
 from .options import stem
 from .polar import Proposition, YesNoVocab, vocab
 from .reading import _NEGATORS, Reading, read_answer, score_list
@@ -333,6 +334,11 @@ def _label(
     lab, why, matched = found
     if lab is None:
         return YesNoVerdict(None, "implicit", why, f, matched)
+    if lab is YesNo.YES and _defines_finding(f, prop, lex):
+        # "The double bubble sign is associated with duodenal atresia.": a definition of the
+        # finding asked about, not a statement that this image shows it.
+        why = "defines the question's finding instead of saying it is there"
+        return YesNoVerdict(None, "implicit", why, f, matched)
     if _ASKS_BACK.match(f):
         # "Which hernia do you mean — inguinal or umbilical? Both regions are in the field."
         why = "the answer opens with a question of its own"
@@ -358,6 +364,29 @@ def _label(
         if part is not None:
             return YesNoVerdict(None, "qualified", part, f, matched)
     return YesNoVerdict(lab, "implicit", why, f, matched)
+
+
+# A sentence whose subject is the finding asked about and whose predicate defines it: a
+# defining phrase right after "is/are", or a noun phrase and then where it is seen.
+_DEFINING = re.compile(
+    r"^(?:the |an? )?(?P<subject>[^.;]{2,60}?) (?:is|are) "
+    r"(?:(?:associated with|characteristic of|typical of|pathognomonic|caused by|defined as)"
+    r"|\w+(?: \w+){1,4} (?:seen|found|observed) in)\b",
+    re.I,
+)
+
+
+def _defines_finding(f: str, prop: Proposition, lex: Lexicon) -> bool:
+    """Whether a sentence of the answer defines the question's finding (its subject holds
+    every word of the question)."""
+    need = {stem(w) for w in prop.words}
+    if not need:
+        return False
+    for piece in re.split(r"(?<=[.;!?])\s+", f):
+        m = _DEFINING.match(piece.strip())
+        if m and need <= {stem(w) for w in lex.canon.words(m.group("subject"))}:
+            return True
+    return False
 
 
 # An answer whose first sentence is a question ("Which hernia do you mean — …?").
@@ -728,7 +757,12 @@ def _table_row(f: str, prop: Proposition, lex: Lexicon) -> tuple[YesNo | None, s
         cells = [c.strip(" *_") for c in line.strip().strip("|").split("|")]
         if len(cells) < 2 or not line.lstrip().startswith("|"):
             continue
-        value = lex.canon.words(cells[-1])
+        flag = cells[-1].lower()
+        # A tick or a cross is a yes or a no ("| Pseudohyphae? | ✘ |").
+        value: tuple[str, ...] = (
+            ("yes",) if flag in TABLE_TRUE else ("no",) if flag in TABLE_FALSE else ()
+        )
+        value = value or lex.canon.words(cells[-1])
         if len(value) == 1 and (value[0] in lex.yes or value[0] in lex.no):
             rows.append((lex.canon.words(" ".join(cells[:-1])), value[0]))
     if len(rows) < 2:
@@ -1452,6 +1486,20 @@ def _other_organ(
     return None if asked & said else named[0]
 
 
+def _modifier_unsaid(pred: str, prop: Proposition, content: list[str], lex: Lexicon) -> bool:
+    """Whether a noun predicate's modifier in the question, one of a class of values, goes
+    unsaid ("a picture of a tumor" to "is this a benign tumor?"); an adjective predicate has
+    none ("abnormal")."""
+    if pred.endswith(lex.adjective_suffixes) or pred not in prop.words:
+        return False
+    k = prop.words.index(pred)
+    if k == 0 or prop.words[k - 1] in content:
+        return False
+    # Only a modifier that picks one of a class ("benign", "acute", "left"), not a place
+    # ("pulmonary nodule" is named by "nodule").
+    return bool(lex.parallel.get(prop.words[k - 1]))
+
+
 def _short_answer(
     words: tuple[str, ...], prop: Proposition, lex: Lexicon, v: YesNoVocab
 ) -> tuple[YesNo | None, str, tuple[str, ...]] | None:
@@ -1488,7 +1536,7 @@ def _short_answer(
         else:
             if rest and all(w in v.normal_predicates for w in rest):
                 return YesNo.NO, f"names the opposite of '{pred}' ('{rest[0]}')", tuple(rest)
-            if not rest and pred in content:
+            if not rest and pred in content and not _modifier_unsaid(pred, prop, content, lex):
                 return YesNo.YES, f"names the predicate ('{pred}')", (pred,)
     last = prop.words[-1]
     if (
