@@ -190,27 +190,16 @@ def _own_question(f: str, opts: Options, lex: Lexicon) -> bool:
     return a != b
 
 
-@lru_cache(maxsize=8)
-def _glued_pattern(prefixes: frozenset[str]) -> re.Pattern[str]:
-    """A word that opens with one of `prefixes` and goes on for four letters or more."""
-    alternatives = "|".join(sorted(map(re.escape, prefixes)))
-    return re.compile(rf"\b(?:{alternatives})[^\W\d_]{{4}}", re.I)
-
-
 def _other_compound(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str:
     """An answer word that is a qualifier prefix glued to an option's word ("pseudohyphae" to
     "yeast or hyphae?", `[grammar] qualifier_prefixes`), where no mention covers it, or ""."""
-    if _glued_pattern(lex.grammar["qualifier_prefixes"]).search(r.focus) is None:
-        return ""  # the common case: no word opens with a qualifier prefix
-    qualifiers = tuple(sorted(lex.grammar["qualifier_prefixes"]))
-    glued = [i for i, w in enumerate(r.words) if w.startswith(qualifiers) and len(w) > 5]
     keys = [w for w in opts.a.key + opts.b.key if len(w) >= 5 and w.isalpha()]
     if not keys:
         return ""
+    qualifiers = lex.grammar["qualifier_prefixes"]
     covered = {k for h in hits for k in range(h.first, h.last + 1)}
-    for i in glued:
-        w = r.words[i]
-        if i in covered:
+    for i, w in enumerate(r.words):
+        if i in covered or len(w) <= 5:
             continue
         for q in qualifiers:
             if w.startswith(q) and len(w) > len(q) + 4:
@@ -243,9 +232,9 @@ def _non_form(r: Reading, opts: Options) -> str:
     """An answer word "non-" + a word of the options or the question that neither option
     holds, when an option is itself a "non-" word ("nonlactose" to "lactose fermenters or
     nonfermenters?"), or ""."""
-    if not any(w.startswith("non") for w in opts.a.words + opts.b.words):
-        return ""  # the common case: no "non-" option
     own = set(opts.a.words) | set(opts.b.words)
+    if not any(w.startswith("non") for w in own):
+        return ""
     asked = opts.question_words
     for w in r.words:
         if w.startswith("non") and len(w) > 5 and w not in own and (w[3:] in own or w[3:] in asked):
