@@ -42,6 +42,8 @@ GRAMMAR_LISTS = (
     "advice",
     "passive_auxiliaries",
     "verb_left_after",
+    "linking_verbs",
+    "unfinished_endings",
     "entity_modifiers",
     "gap_stop",
     "cue_filler",

@@ -53,10 +53,6 @@ __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_a
 _WORD = re.compile(r"[^\W_]+")
 # A first sentence that is a question ("Is the right hemidiaphragm elevated? Yes — …").
 _OPENING_QUESTION = re.compile(r"[^.!?\n]{3,}\?(?=\s|$)")
-# Stopwords that cannot end a sentence: articles, prepositions, conjunctions.
-_FUNCTION = frozenset(
-    {"a", "an", "the", "of", "in", "on", "at", "to", "by", "for", "from", "and", "or"}
-)
 # Readings that withhold an answer: beside a JSON answer field they withdraw it.
 _WITHHOLDING = frozenset({"refusal", "hedge", "junk"})
 
@@ -216,7 +212,7 @@ def _cut_on_function_word(r: Reading, f: str, lex: Lexicon) -> bool:
     if len(r.words) < 4 or not tail[-1:].isalpha():
         return False
     last = r.words[-1]
-    return last in lex.stopwords and last in _FUNCTION and tail.lower().endswith(last)
+    return last in lex.grammar["unfinished_endings"] and tail.lower().endswith(last)
 
 
 def _left_as_verb(r: Reading, h: Hit, lex: Lexicon) -> bool:

@@ -1140,10 +1140,6 @@ def _identity_restated(
     return None
 
 
-# Verbs that say their subject is what follows ("it is benign", "the spleen looks enlarged").
-_LINKING = frozenset({"is", "are", "appears", "appear", "looks", "look", "seems", "seem"})
-
-
 def _predicate_held(
     words: tuple[str, ...],
     ranges: list[tuple[int, int]],
@@ -1156,7 +1152,7 @@ def _predicate_held(
     if not prop.words:
         return None
     last = prop.words[-1]
-    copula = _LINKING
+    copula = lex.grammar["linking_verbs"]
     for a, b in ranges:
         clause = words[a:b]
         if last not in clause or _denial_in(clause, lex, v):
