@@ -37,12 +37,14 @@ from .options import Options
 from .polar import read_question
 from .reading import (
     _LETTER_MARK,
+    OPENING_QUESTION,
     ORDINAL_ONLY,
     Hit,
     Reading,
     Verdict,
     clause_end,
     clause_start,
+    cut_after_sentences,
     read_answer,
 )
 from .yes_no import reasoning_contradicts
@@ -51,8 +53,6 @@ __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_a
 
 
 _WORD = re.compile(r"[^\W_]+")
-# A first sentence that is a question ("Is the right hemidiaphragm elevated? Yes — …").
-_OPENING_QUESTION = re.compile(r"[^.!?\n]{3,}\?(?=\s|$)")
 # Readings that withhold an answer: beside a JSON answer field they withdraw it.
 _WITHHOLDING = frozenset({"refusal", "hedge", "junk"})
 
@@ -175,7 +175,7 @@ def _concludes(text: str, opts: Options, lex: Lexicon, label: Label) -> bool:
 def _own_question(f: str, opts: Options, lex: Lexicon) -> bool:
     """Whether the answer opens with a question that names one option only (not an echo of
     the question, which names both) and answers it "yes"."""
-    m = _OPENING_QUESTION.match(f)
+    m = OPENING_QUESTION.match(f)
     if m is None:
         return False
     nxt = _WORD.search(f, m.end())
@@ -238,16 +238,6 @@ def _non_form(r: Reading, opts: Options) -> str:
     return ""
 
 
-def _cut_long(f: str) -> bool:
-    """A long answer of several sentences whose last one (eight words or more) stops
-    without punctuation: cut off before its conclusion."""
-    tail = f.rstrip()
-    if len(tail) < 300 or not tail[-1:].isalnum():
-        return False
-    cut = max(tail.rfind(". "), tail.rfind("\n"))
-    return cut > 0 and len(_WORD.findall(tail[cut:])) >= 8
-
-
 def _or_after_question(f: str, lex: Lexicon) -> bool:
     """Whether a question mark in the answer is followed by "or" ("…? Or …", "…? Oder …")."""
     at = f.find("?")
@@ -284,9 +274,7 @@ def _finding_placed(r: Reading, opts: Options, lex: Lexicon, label: Label) -> bo
     question asks about ("There is a ring-enhancing lesion in the left parietal lobe")."""
     if not opts.findings:
         return False
-    body = r.body_reading
-    if body is None:
-        body = r.body_reading = read_answer(r.body, lex)
+    body = _body(r, lex)
     v = label_reading(body, opts, lex)
     if v.label is not label or not body.words:
         return False
@@ -491,7 +479,7 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         # "**Medial** meniscus appears intact; **lateral** meniscus shows a"
         why = "the answer is cut off after a function word"
         return Verdict(None, "truncated", why, f, v.hits, v.cues)
-    if v.label is not None and _cut_long(f):
+    if v.label is not None and cut_after_sentences(f, min_chars=300, min_last_words=8):
         # "… To classify it, I compare its size with … the lateral basal segment occupies":
         # a long answer cut off before it concludes.
         why = "a long answer cut off before it ends"

@@ -21,6 +21,7 @@ from .reading import (
     clause_end,
     clause_start,
     content_word,
+    cut_after_sentences,
     other_option,
 )
 
@@ -243,7 +244,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
                 None, "hedge", "names both options as alternatives ('X vs Y')", f, t_hits, t_cues
             )
         if aff in ({Label.A, Label.B}, set()):
-            if _cut_after_sentences(f):
+            if cut_after_sentences(f):
                 why = "a 'both' cue in a last sentence that is cut off"
                 return Verdict(None, "truncated", why, f, t_hits, t_cues)
             return Verdict(
@@ -468,13 +469,6 @@ def _second_site(r: Reading, hits: list[Hit], lab: Label, opts: Options, lex: Le
         if rest and not any(h.first >= j and r.starts[h.first] < hi for h in hits):
             return " ".join(rest[:3])
     return ""
-
-
-def _cut_after_sentences(f: str) -> bool:
-    """A text of several sentences whose last one stops without punctuation ("… at the
-    fovea. Both an epiretinal membrane and a macular hole")."""
-    tail = f.rstrip()
-    return tail[-1:].isalnum() and ". " in tail
 
 
 def _pair_of_one(

@@ -451,6 +451,23 @@ def score_list(text: str) -> bool:
     return len(text) < 300 and _DIGIT.search(text) is not None and bool(_SCORE_LIST.fullmatch(text))
 
 
+# A first sentence that is a question ("Which hernia do you mean — inguinal or umbilical?"),
+# not a bracketed query mark ("GPC in clusters (?Staph)").
+OPENING_QUESTION = re.compile(r"[^.!?\n(]{3,}\?(?=\s|$)")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def cut_after_sentences(f: str, *, min_chars: int = 0, min_last_words: int = 0) -> bool:
+    """A text of several sentences whose last one stops without punctuation ("… at the
+    fovea. Both an epiretinal membrane and a macular hole"): cut off before it ends. Callers
+    that read long answers ask for `min_chars` and a last sentence of `min_last_words`."""
+    tail = f.rstrip()
+    if len(tail) < min_chars or not tail[-1:].isalnum():
+        return False
+    cut = max(tail.rfind(". "), tail.rfind("\n"))
+    return cut > 0 and len(_WORD.findall(tail, cut)) >= min_last_words
+
+
 def clause_start(r: Reading, pos: int) -> int:
     k = bisect_left(r.breaks, pos)
     return r.breaks[k - 1] + 1 if k else 0

@@ -23,7 +23,7 @@ from ..lexicon import Lexicon
 from .final_answer import TABLE_FALSE, TABLE_TRUE
 from .options import stem
 from .polar import Proposition, YesNoVocab, vocab
-from .reading import _NEGATORS, Reading, read_answer, score_list
+from .reading import _NEGATORS, OPENING_QUESTION, Reading, read_answer, score_list
 from .text import cognate
 
 _JSON_ANSWER = re.compile(r"""^\s*\{\s*["']?answer["']?\s*:\s*["']?([^"'{}]*)["']?""", re.I)
@@ -339,7 +339,7 @@ def _label(
         # finding asked about, not a statement that this image shows it.
         why = "defines the question's finding instead of saying it is there"
         return YesNoVerdict(None, "implicit", why, f, matched)
-    if _ASKS_BACK.match(f):
+    if OPENING_QUESTION.match(f):
         # "Which hernia do you mean — inguinal or umbilical? Both regions are in the field."
         why = "the answer opens with a question of its own"
         return YesNoVerdict(None, "implicit", why, f, matched)
@@ -387,10 +387,6 @@ def _defines_finding(f: str, prop: Proposition, lex: Lexicon) -> bool:
         if m and need <= {stem(w) for w in lex.canon.words(m.group("subject"))}:
             return True
     return False
-
-
-# An answer whose first sentence is a question ("Which hernia do you mean — …?").
-_ASKS_BACK = re.compile(r"[^.!?\n(]{3,}\?(?:\s|$)")  # not "GPC in clusters (?Staph)"
 
 
 _TAGGED = re.compile(r"<think>.*?</think>|<answer>.*?(?:</answer>|$)", re.I | re.S)
