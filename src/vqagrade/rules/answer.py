@@ -189,13 +189,17 @@ def _own_question(f: str, opts: Options, lex: Lexicon) -> bool:
 def _other_compound(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str:
     """An answer word that is a qualifier prefix glued to an option's word ("pseudohyphae" to
     "yeast or hyphae?", `[grammar] qualifier_prefixes`), where no mention covers it, or ""."""
-    keys = [w for w in opts.a.key + opts.b.key if len(w) >= 5 and w.isalpha()]
+    keys = opts.long_keys
     if not keys:
         return ""
-    qualifiers = lex.grammar["qualifier_prefixes"]
-    covered = {k for h in hits for k in range(h.first, h.last + 1)}
+    qualifiers = _prefix_tuple(lex.grammar["qualifier_prefixes"])
+    covered: set[int] | None = None
     for i, w in enumerate(r.words):
-        if i in covered or len(w) <= 5:
+        if len(w) <= 5 or not w.startswith(qualifiers):
+            continue
+        if covered is None:
+            covered = {k for h in hits for k in range(h.first, h.last + 1)}
+        if i in covered:
             continue
         for q in qualifiers:
             if w.startswith(q) and len(w) > len(q) + 4:
@@ -203,6 +207,12 @@ def _other_compound(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
                 if len(rest) == 1 and rest[0] in keys:
                     return w
     return ""
+
+
+@lru_cache(maxsize=8)
+def _prefix_tuple(prefixes: frozenset[str]) -> tuple[str, ...]:
+    """`prefixes` in a fixed order, for one `str.startswith` test per word."""
+    return tuple(sorted(prefixes))
 
 
 def _cut_on_function_word(r: Reading, f: str, lex: Lexicon) -> bool:
@@ -228,8 +238,8 @@ def _non_form(r: Reading, opts: Options) -> str:
     """An answer word "non-" + a word of the options or the question that neither option
     holds, when an option is itself a "non-" word ("nonlactose" to "lactose fermenters or
     nonfermenters?"), or ""."""
-    own = set(opts.a.words) | set(opts.b.words)
-    if not any(w.startswith("non") for w in own):
+    own = opts.own_words
+    if not own:
         return ""
     asked = opts.question_words
     for w in r.words:

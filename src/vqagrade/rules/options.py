@@ -93,6 +93,12 @@ class Options:
     """The words that make one of `question_words` behind a negative prefix ("located" for
     "dislocated"): `w in question_negated` is `any(p + w in question_words for p in
     negative_prefixes)`, one lookup. Read it only after reading `context`."""
+    long_keys: frozenset[str] = frozenset()
+    """The options' key words of five letters or more: the ones a qualifier prefix can be
+    glued to ("pseudohyphae"); set once here, not per labelled answer."""
+    own_words: frozenset[str] = frozenset()
+    """Every word of either option, when an option is a "non-" word ("non-fermenters"),
+    else empty: the 'non-' check reads answers only then."""
 
     def __post_init__(self) -> None:
         sig = (
@@ -117,6 +123,11 @@ class Options:
         )
         object.__setattr__(self, "signature", sig)
         object.__setattr__(self, "texts", (self.a.text, self.b.text))
+        keys = frozenset(w for w in self.a.key + self.b.key if len(w) >= 5 and w.isalpha())
+        object.__setattr__(self, "long_keys", keys)
+        own = frozenset(self.a.words + self.b.words)
+        if any(w.startswith("non") for w in own):
+            object.__setattr__(self, "own_words", own)
 
     @property
     def lead(self) -> tuple[str, ...]:
