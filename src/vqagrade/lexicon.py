@@ -44,6 +44,8 @@ GRAMMAR_LISTS = (
     "verb_left_after",
     "linking_verbs",
     "unfinished_endings",
+    "between_words",
+    "denial_filler",
     "entity_modifiers",
     "gap_stop",
     "cue_filler",
@@ -109,6 +111,7 @@ _LIST_SECTIONS = {
         "partial",
         "mixed",
         "cjk_blockers",
+        "cjk_comparing",
         "purpose",
     ),
     "negation": (
@@ -554,6 +557,7 @@ class Lexicon:
             cjk.setdefault(word, set()).update(f for f in forms if f)
         self.cjk = {k: tuple(sorted(v, key=len, reverse=True)) for k, v in cjk.items()}
         self.cjk_blockers = tuple(lists.get("cues.cjk_blockers", []))
+        self.cjk_comparing = tuple(lists.get("cues.cjk_comparing", []))
 
 
 def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:

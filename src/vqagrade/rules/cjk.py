@@ -5,7 +5,8 @@ option in it. Here each option's forms (`[cjk]` in `lexicons/languages.toml`, pl
 option's own Latin-script codes such as "T2" or "OS") are looked for as substrings, longest
 first. The reading is deliberately narrow: it decides only when the forms of exactly one
 option occur and the text holds no denial, hedge, alternative, "both" or contrast word
-(`[cues] cjk_blockers`); anything else abstains.
+(`[cues] cjk_blockers`); anything else abstains. In a question that compares, a character of
+size or degree (`[cues] cjk_comparing`) abstains too.
 """
 
 from __future__ import annotations
@@ -20,27 +21,6 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 # A Latin-script code inside CJK text ("T2強調像", "左眼（OS）"): letters and digits, at least
 # one capital or digit, not glued to other Latin letters or digits.
 _CODE = re.compile(r"^(?=.*[A-Z0-9])[A-Za-z0-9]{2,6}$")
-
-
-# Characters of size and degree ("bigger", "smaller", "more", "than", "Japanese comparison"):
-# in a comparison question only a bare option is read.
-_COMPARING = (
-    "大",
-    "小",
-    "多",
-    "少",
-    "高",
-    "低",
-    "长",
-    "長",
-    "短",
-    "更",
-    "较",
-    "較",
-    "比",
-    "方が",
-    "より",
-)
 
 
 def has_cjk(text: str) -> bool:
@@ -114,7 +94,7 @@ def read_cjk(text: str, opts: Options, lex: Lexicon) -> tuple[Label | None, str]
     blocker = next((w for w in lex.cjk_blockers if _outside(text, w, kept)), None)
     if blocker is not None:
         return None, f"a denial, hedge or alternative beside the option ('{blocker}')"
-    if (opts.predicate is not None or opts.comparand) and any(c in rest for c in _COMPARING):
+    if (opts.predicate is not None or opts.comparand) and any(c in rest for c in lex.cjk_comparing):
         # "肝脏较小" to "Which is bigger?": the comparison is not read.
         return None, "a comparison that is not read (Chinese or Japanese text)"
     lab = next(iter(labels))

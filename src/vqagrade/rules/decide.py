@@ -305,7 +305,7 @@ def decide(r: Reading, hits: list[Hit], lex: Lexicon, cues: list[str], opts: Opt
                 None, "hedge", "names both options as alternatives ('X or Y')", f, t_hits, t_cues
             )
         if _joined(hits, words, _AND, strict=True):
-            if any(w in _BETWEEN for w in words[: hits[0].first]):
+            if not lex.grammar["between_words"].isdisjoint(words[: hits[0].first]):
                 return Verdict(
                     None, "hedge", "weighs one option against the other", f, t_hits, t_cues
                 )
@@ -535,8 +535,6 @@ def _other_in_term(r: Reading, hits: list[Hit], lab: Label, opts: Options) -> st
 
 
 _AND_OR = frozenset({"and", "or", "&"})
-# Before "X and Y": a place between them or a weighing of one against the other, not both.
-_BETWEEN = frozenset({"between", "vs", "versus", "junction", "border", "interface", "boundary"})
 
 
 def _subject_normal(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> str:

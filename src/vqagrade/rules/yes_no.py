@@ -1401,11 +1401,6 @@ def _yes_clash(
 
 
 _WEIGHING = frozenset({"while", "whereas"})
-# Words between a denial and what it denies ("no definite evidence of haemorrhage").
-_DENIAL_FILLER = frozenset(
-    {"any", "evidence", "of", "sign", "signs", "definite", "obvious", "the", "a", "an"}
-    | {"significant", "acute", "visible", "clear"}
-)
 
 
 def _yes_then_denied(
@@ -1421,12 +1416,13 @@ def _yes_then_denied(
     normal = "otherwise" not in words and any(
         lex.neg_after_state.find(words[a:b]) for a, b in ranges
     )
+    filler = lex.grammar["denial_filler"]
     for a, b in ranges:
         for i in range(a, b):
             if words[i] not in _NEGATORS:
                 continue
             j = i + 1
-            while j < b - 1 and words[j] in _DENIAL_FILLER:
+            while j < b - 1 and words[j] in filler:
                 j += 1
             if j < b and (words[j] in prop.words or stem(words[j]) in stems):
                 return " ".join(words[i : j + 1])
