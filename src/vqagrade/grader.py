@@ -207,22 +207,6 @@ class Grader:
         """Label one answer against the options, with its evidence (the reading is memoised)."""
         return label_reading(self.read(text), opts, self.lex)
 
-    def _evaluate(
-        self,
-        question: str,
-        gt: str,
-        pred: str,
-        options: tuple[str, str] | None,
-        choices: Sequence[str] | None = None,
-    ) -> tuple[Outcome, Options | None]:
-        texts = tuple(choices) if choices is not None else None
-        out, opts = self._tables.evaluate(question, gt, pred, options, texts)
-        if out.kind is QuestionKind.MULTIPLE_CHOICE:
-            found = self._tables.choices_of(question, texts)
-            if found is not None:
-                out = out.with_options(found.texts)
-        return out, opts
-
     def grade(
         self,
         question: str,
@@ -242,12 +226,11 @@ class Grader:
             choices: explicit multiple-choice options in letter order (A first); two of
                 them are read as `options`.
         """
-        out, opts = self._evaluate(question, gt, pred, options, choices)
+        texts = tuple(choices) if choices is not None else None
+        out, opts = self._tables.evaluate(question, gt, pred, options, texts)
         g = p = None
         traces: tuple[AnswerTrace, AnswerTrace] | None = None
         if opts is not None:
-            if out.kind is not QuestionKind.YES_NO:  # yes/no options given as letters
-                out = out.with_options(opts.texts)
             g, p = self.label(gt, opts), self.label(pred, opts)
         elif out.kind is QuestionKind.YES_NO:
             traces = yes_no_traces(self._tables, question, gt, pred)

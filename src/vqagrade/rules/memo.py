@@ -381,7 +381,8 @@ class Tables:
         options: tuple[str, str] | None,
         choices: tuple[str, ...] | None = None,
     ) -> tuple[Outcome, Options | None]:
-        """The outcome (without the options' wording) and the options, if it has any."""
+        """The outcome of one row with the options' wording, and the two options when the
+        row is read as a two-option one (whose answers can then be labelled with evidence)."""
         if self.kinds_full:
             self.renumber_kinds()
         if choices is not None and len(choices) == 2:
@@ -389,22 +390,30 @@ class Tables:
         if choices is not None:
             st = self.explicit_state(question, choices)
             if st is not None:
-                return self.multiple_choice(st, gt, pred), None
+                return self.worded(self.multiple_choice(st, gt, pred), st), None
         a, b = options or (None, None)
         st = self.questions.get(question if a is None else (question, a, b))
         if st is None:
             st = self.question(question, a, b)
         if st.refused is not None:
-            core = self.yes_no(st, question, gt, pred, st.refused)
-            return core, None
+            return self.worded(self.yes_no(st, question, gt, pred, st.refused), st), None
         g, p = self.kind(st, gt), self.kind(st, pred)
         core = self.core(g, p)
         if core.refusal:  # the gt answers yes/no: a question about the disjunction
-            return self.yes_no(st, question, gt, pred, core), None
+            return self.worded(self.yes_no(st, question, gt, pred, core), st), None
         assert st.opts is not None
         if st.opts.yes_no:
             core = self.polar_letters(g, p, core, st.opts)
-        return self.allowed(core), st.opts
+            if core.kind is _YES_NO:  # "A. Yes B. No": yes/no labels, answers read as letters
+                return self.allowed(core), st.opts
+        return self.allowed(core).with_options(st.opts.texts), st.opts
+
+    @staticmethod
+    def worded(out: Outcome, st: _Question) -> Outcome:
+        """`out` with the multiple-choice options' wording when it is a multiple-choice one."""
+        if out.kind is _MC and st.choices is not None:
+            return out.with_options(st.choices.texts)
+        return out
 
     def core(self, g: int, p: int) -> Outcome:
         """The outcome of a pair of label kinds, without the options' wording."""
