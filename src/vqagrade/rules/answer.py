@@ -36,6 +36,7 @@ from .negation import negate
 from .options import Options
 from .polar import read_question
 from .reading import (
+    _ARTICLES,
     _LETTER_MARK,
     OPENING_QUESTION,
     ORDINAL_ONLY,
@@ -53,6 +54,7 @@ __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_a
 
 
 _WORD = re.compile(r"[^\W_]+")
+_SENTENCE_END = re.compile(r"[.;!?\n](?:\s|$)")
 # Readings that withhold an answer: beside a JSON answer field they withdraw it.
 _WITHHOLDING = frozenset({"refusal", "hedge", "junk"})
 
@@ -494,6 +496,11 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         # a long answer cut off before it concludes.
         why = "a long answer cut off before it ends"
         return Verdict(None, "truncated", why, f, v.hits, v.cues)
+    if v.label in _SIDES and not opts.state_question and _chosen_said_normal(r, v, opts, lex):
+        # "The duodenum was clear to D2. Active oozing … on the lesser curve", "normal flow
+        # on the R": the option read is the one said to be normal.
+        why = f"option {v.label.value} is read, but its own clause calls it normal"
+        return Verdict(None, "normal-chosen", why, f, v.hits, v.cues)
     if v.rule == "no-option" and has_cjk(f):
         # "嚢胞性病変です。": no word-based mention; read by substring, narrowly.
         read, said = read_cjk(f, opts, lex)
@@ -510,6 +517,57 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
             why = "measures an option without comparing it"
             return Verdict(None, "comparative-measure", why, f, v.hits, v.cues)
     return v
+
+
+_SIDES = (Label.A, Label.B)
+
+
+def _chosen_said_normal(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> bool:
+    """Whether every mention of the option `v` chose is said to be normal: a normal-state
+    word (`[question] state_predicates`, `[grammar] normal_before`) right after it ("the
+    duodenum was clear to D2"), in a "which …" clause after its clause ("…, which is
+    normal"), or before a noun placed at it ("normal flow on the R"). Options that are
+    states themselves ("normal or enlarged?") are not read so."""
+    chosen = [h for h in v.hits if h.option is v.label and h.negation is None]
+    if not chosen or opts.normal_question:
+        return False
+    states = lex.state_words | lex.grammar["normal_before"]
+    if r.wordset.isdisjoint(states) or not states.isdisjoint(opts.a.words + opts.b.words):
+        return False
+    return all(_said_normal(r, h, states, lex) for h in chosen)
+
+
+def _said_normal(r: Reading, h: Hit, states: frozenset[str], lex: Lexicon) -> bool:
+    words, n = r.words, len(r.words)
+    g = lex.grammar
+    copula, locative = g["copula"], g["locative"]
+
+    def state_at(k: int) -> bool:
+        return k < n and words[k] in states and (k + 1 >= n or words[k + 1] not in ("of", "from"))
+
+    k = h.last + 1
+    while k < n and words[k] in copula:
+        k += 1
+    if k > h.last + 1 and state_at(k):
+        return True  # "the duodenum was clear to D2"
+    for j in range(h.last + 1, min(n, h.last + 9)):
+        if _SENTENCE_END.search(r.focus[r.ends[j - 1] : r.starts[j] + 1]):
+            break
+        if words[j] in ("which", "that"):
+            k = j + 1
+            while k < n and words[k] in copula:
+                k += 1
+            if state_at(k):
+                return True  # "the left kidney measures 11.2 cm, which is normal"
+            break
+    lo = clause_start(r, h.start)
+    for k in range(max(0, h.first - 5), h.first - 2):
+        if r.starts[k] < lo or not state_at(k):
+            continue
+        between = words[k + 2 : h.first]
+        if between and between[0] in locative and all(w in _ARTICLES for w in between[1:]):
+            return True  # "normal flow on the R": one noun, then the place
+    return False
 
 
 def label_answer(text: str, opts: Options, lex: Lexicon) -> Verdict:

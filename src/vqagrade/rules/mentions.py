@@ -119,7 +119,13 @@ def find_hits(r: Reading, m: _Matcher) -> list[Hit]:
     words, starts, ends = r.words, r.starts, r.ends
     hits: list[Hit] = []
     taken: set[int] = set()
+    breaks = r.breaks
     for i, j in m.phrases.find(words, r.wordset):
+        if j - i > 1 and bisect_left(breaks, starts[i]) != bisect_left(breaks, ends[j - 1]):
+            # "…lóbulo inferior izquierdo; pulmón derecho…": a phrase across a clause break
+            # ("left; lung") is no mention of it; a part that is one on its own is kept.
+            hits.extend(_parts_across_break(r, m, i, j))
+            continue
         hits.append(Hit(m.owner[words[i:j]], i, j - 1, starts[i], ends[j - 1], "word"))
         taken.update(range(i, j))
     if m.fuzzy_keys and r.oov:
@@ -136,6 +142,21 @@ def find_hits(r: Reading, m: _Matcher) -> list[Hit]:
                 hits.append(Hit(lab, i, i, starts[i], ends[i], "fuzzy"))
     hits.sort(key=lambda h: h.first)
     return hits
+
+
+def _parts_across_break(r: Reading, m: _Matcher, i: int, j: int) -> list[Hit]:
+    """The mentions inside words i..j-1 that do not cross a clause break."""
+    out = []
+    k = i
+    while k < j:
+        end = k + 1
+        while end < j and bisect_left(r.breaks, r.starts[k]) == bisect_left(r.breaks, r.ends[end]):
+            end += 1
+        owner = m.owner.get(r.words[k:end])
+        if owner is not None:
+            out.append(Hit(owner, k, end - 1, r.starts[k], r.ends[end - 1], "word"))
+        k = end
+    return out
 
 
 def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) -> list[Hit]:

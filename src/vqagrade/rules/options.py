@@ -727,8 +727,23 @@ def _predicate(
     # "Which kidney is normal?" (or "has no mass", "is not fractured") asks for the normal
     # one: "X is normal" must not deny X. Any other question (where is the finding, which is
     # abnormal) reads it as a denial.
-    abnormal = not any(w in lex.state_words or w in lex.grammar["question_negators"] for w in words)
+    negators = lex.grammar["question_negators"]
+    abnormal = not any(
+        w in lex.state_words or (w in negators and not _free_noun(words, i, lex))
+        for i, w in enumerate(words)
+    )
     return predicate, abnormal
+
+
+def _free_noun(words: tuple[str, ...], i: int, lex: Lexicon) -> bool:
+    """ "free" before the noun it describes ("free fluid", "free air"): a finding, not a
+    question about what is free of one ("free of stones", "stone-free")."""
+    return (
+        words[i] == "free"
+        and i + 1 < len(words)
+        and words[i + 1] not in lex.stopwords
+        and words[i + 1] not in lex.q_verbs
+    )
 
 
 def stem(word: str) -> str:
