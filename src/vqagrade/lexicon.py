@@ -45,6 +45,7 @@ GRAMMAR_LISTS = (
     "linking_verbs",
     "unfinished_endings",
     "between_words",
+    "judging_verbs",
     "denial_filler",
     "entity_modifiers",
     "gap_stop",

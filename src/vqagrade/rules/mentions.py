@@ -26,6 +26,7 @@ from .reading import (
     clause_end,
     clause_start,
     content_word,
+    judgement_would,
 )
 from .text import PhraseSet
 
@@ -638,6 +639,8 @@ def drop_conditional(r: Reading, hits: list[Hit], lex: Lexicon) -> list[Hit]:
     ends = [m.start() for m in _SENTENCE_END.finditer(r.focus)] + [len(r.focus)]
     hedged: set[int] = set()
     for i, _ in said:
+        if judgement_would(r.words, i, lex):
+            continue  # "I'd call it displaced": the speaker's own judgement
         hedged.add(bisect_left(ends, r.starts[i]))
     for n, e in enumerate(ends):
         if e < len(r.focus) and r.focus[e] == "?":

@@ -81,7 +81,15 @@ from .choice_words import (
 )
 from .choices import Choices
 from .final_answer import structured_answer
-from .reading import _OPEN, Reading, _cut_in_concession, clause_end, clause_start, read_answer
+from .reading import (
+    _OPEN,
+    Reading,
+    _cut_in_concession,
+    clause_end,
+    clause_start,
+    judgement_would,
+    read_answer,
+)
 from .text import cognate
 
 # Where the last sentence of an answer starts.
@@ -502,7 +510,7 @@ def _read_words(
     if slash:
         why = "an option joined by a slash to something else (alternatives)"
         return ChoiceVerdict(None, "several", why, f, tuple(cues), matched)
-    hypo = _hypothetical_mention(r, spans)
+    hypo = _hypothetical_mention(r, spans, lex)
     if hypo is not None:
         why = f"names option {LETTERS[hypo].value} under a condition ('would')"
         return ChoiceVerdict(None, "hypothetical", why, f, tuple(cues), matched)
@@ -642,7 +650,9 @@ def _slashed(f: str, ch: Choices, lex: Lexicon, k: int) -> bool:
     return False
 
 
-def _hypothetical_mention(r: Reading, spans: list[tuple[int, bool, int, int]]) -> int | None:
+def _hypothetical_mention(
+    r: Reading, spans: list[tuple[int, bool, int, int]], lex: Lexicon
+) -> int | None:
     """An option named in a clause that says what it would be under a condition ("In a
     young male this would be CSC; in an older patient, nAMD")."""
     words = r.words
@@ -652,8 +662,11 @@ def _hypothetical_mention(r: Reading, spans: list[tuple[int, bool, int, int]]) -
         if neg:
             continue
         lo, hi = clause_start(r, r.starts[i]), clause_end(r, r.starts[i])
-        clause = [w for m, w in enumerate(words) if lo <= r.starts[m] < hi]
+        inside = [m for m in range(len(words)) if lo <= r.starts[m] < hi]
+        clause = [words[m] for m in inside]
         if "would" in clause and (clause[0] in _CONDITION_OPENERS or "if" in clause):
+            if any(words[m] == "would" and judgement_would(words, m, lex) for m in inside):
+                continue  # "Given the bright effusion I'd call it T2": a judgement
             return k
     return None
 

@@ -170,7 +170,7 @@ def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
         if pseudo.match_at(words, i) is not None:
             i -= 1  # "not surprisingly", "without doubt", "not only": not a denial
             continue
-        for back in (0, 1, 2):  # a cue that ends here ("away from") beats "from" ending scope
+        for back in (0, 1, 2, 3):  # a cue that ends here ("away from") beats "from" ending scope
             k = i - back
             p = before.match_at(words, k) if k >= 0 and starts[k] >= lo else None
             if p is not None and k + len(p) > i and k + len(p) <= h.first:

@@ -468,6 +468,16 @@ def cut_after_sentences(f: str, *, min_chars: int = 0, min_last_words: int = 0) 
     return cut > 0 and len(_WORD.findall(tail, cut)) >= min_last_words
 
 
+def judgement_would(words: tuple[str, ...], i: int, lex: Lexicon) -> bool:
+    """ "would" between "I"/"we" and a verb of judgement ("I would say", "we'd call it")."""
+    return (
+        words[i] == "would"
+        and 0 < i < len(words) - 1
+        and words[i - 1] in ("i", "we")
+        and words[i + 1] in lex.grammar["judging_verbs"]
+    )
+
+
 def clause_start(r: Reading, pos: int) -> int:
     k = bisect_left(r.breaks, pos)
     return r.breaks[k - 1] + 1 if k else 0

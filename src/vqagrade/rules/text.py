@@ -42,6 +42,9 @@ _CONTRACTIONS = {
     "hasn": ("has", "not"),
     "hadn": ("had", "not"),
 }
+_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "it", "one"})
+_PRONOUN_CONTRACTIONS = {"d": "would", "ll": "will"}
+_CONTRACTED = frozenset(_PRONOUN_CONTRACTIONS)
 _JOINABLE_GAP = re.compile(r"[\s\-]{1,3}")
 # A suspended hyphen: "hypo- to anechoic", "pre- and post-contrast".
 _SUSPENDED = re.compile(r"-\s+")
@@ -123,6 +126,8 @@ def _expand_contractions(
                 s2.append(pa)
                 e2.append(b)
             continue
+        if w in _PRONOUN_CONTRACTIONS and r2 and r2[-1] in _PRONOUNS and e2[-1] == a - 1:
+            w = _PRONOUN_CONTRACTIONS[w]  # "I'd need" is "I would need" ("I'd" rarely "I had")
         r2.append(w)
         s2.append(a)
         e2.append(b)
@@ -236,7 +241,7 @@ class Canonicalizer:
             pos += len(parts[k])
             ends.append(pos)
             pos += len(parts[k + 1])
-        if "t" in raw:
+        if "t" in raw or ("'" in low and not _CONTRACTED.isdisjoint(raw)):
             raw, starts, ends = _expand_contractions(raw, starts, ends)
         if ascii_text:
             # In ASCII text a level's separator is "-" or "/": most answers hold neither.
