@@ -217,6 +217,23 @@ def _prefix_tuple(prefixes: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted(prefixes))
 
 
+def _both_in_one_word(r: Reading, opts: Options) -> str:
+    """An answer word that opens with one option's word and ends with the other's
+    ("tubulovillous" to "tubular or villous?", "mucocutaneous"), or ""."""
+    a = [w for w in opts.a.key if len(w) >= 5]
+    b = [w for w in opts.b.key if len(w) >= 5]
+    if not a or not b:
+        return ""
+    own = set(opts.a.words) | set(opts.b.words)
+    for w in r.words:
+        if len(w) < 9 or w in own:
+            continue
+        for x, y in [(x, y) for x in a for y in b] + [(y, x) for x in a for y in b]:
+            if w.startswith(x[:4]) and w.endswith(y) and len(w) >= len(y) + 4 and w != y:
+                return w
+    return ""
+
+
 def _cut_on_function_word(r: Reading, f: str, lex: Lexicon) -> bool:
     """An answer of several words that stops, without punctuation, on an article, preposition
     or conjunction ("… meniscus shows a"): cut off before it says what."""
@@ -412,6 +429,11 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         # "Budding yeast together with pseudohyphae" to "yeast or hyphae?"
         why = f"a word holding an option's word ('{compound}') is not read"
         return Verdict(None, "qualifier", why, f, tuple(found))
+    joined = _both_in_one_word(r, opts)
+    if joined:
+        # "Tubulovillous adenoma" to "tubular or villous?": one word that holds both.
+        why = f"one word holds both options ('{joined}')"
+        return Verdict(None, "compound", why, f, tuple(found))
     negated = _non_form(r, opts)
     if negated:
         # "Non-lactose fermenters" to "lactose fermenters or non-fermenters?"
