@@ -113,6 +113,7 @@ _LIST_SECTIONS = {
         "mixed",
         "cjk_blockers",
         "cjk_comparing",
+        "added",
         "purpose",
     ),
     "negation": (
@@ -455,6 +456,8 @@ class Lexicon:
         self.purpose = phrases("cues.purpose")
         # Their second words ("exclude", "assess"), a cheap probe: "to" is in most answers.
         self.purpose_probe = frozenset(p[1] if len(p) > 1 else p[0] for p in self.purpose.phrases)
+        self.added = phrases("cues.added")
+        self.added_probe = frozenset(p[0] for p in self.added.phrases)
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")
         self.letter_words = dict(

@@ -45,6 +45,7 @@ from .reading import (
     Verdict,
     clause_end,
     clause_start,
+    content_word,
     cut_after_sentences,
     read_answer,
 )
@@ -518,6 +519,13 @@ def _label_focus(r: Reading, opts: Options, lex: Lexicon) -> Verdict:
         # a long answer cut off before it concludes.
         why = "a long answer cut off before it ends"
         return Verdict(None, "truncated", why, f, v.hits, v.cues)
+    if v.label in _SIDES and v.rule == "mention":
+        extra = _added_unnamed(r, v, opts, lex)
+        if extra:
+            # "Nail pitting and onycholysis, plus scaly plaques along the hairline" to "nails
+            # or scalp?": what is added may be the other option under another name.
+            why = f"adds '{extra}' to option {v.label.value}: it may be the other option"
+            return Verdict(None, "added", why, f, v.hits, v.cues)
     if v.label in _SIDES and not opts.state_question and _chosen_said_normal(r, v, opts, lex):
         # "The duodenum was clear to D2. Active oozing … on the lesser curve", "normal flow
         # on the R": the option read is the one said to be normal.
@@ -557,6 +565,31 @@ def _chosen_said_normal(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> 
     if r.wordset.isdisjoint(states) or not states.isdisjoint(opts.a.words + opts.b.words):
         return False
     return all(_said_normal(r, h, states, lex) for h in chosen)
+
+
+def _added_unnamed(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> str:
+    """After a mention of the chosen option, an additive connector (`[cues] added`: "plus",
+    "alongside", "admixed with", "as well as" …) that brings in a content word naming no
+    option, when the options are not sides: the words added, or ""."""
+    if lex.added_probe.isdisjoint(r.wordset):
+        return ""
+    if any("laterality" in lex.parallel.get(w, ()) for w in opts.a.key + opts.b.key):
+        return ""
+    found = lex.added.find(r.words, r.wordset)
+    if not found:
+        return ""
+    first = min(h.first for h in v.hits if h.option is v.label)
+    for i, j in found:
+        if i <= first:
+            continue
+        hi = clause_end(r, r.ends[j - 1])
+        if any(h.first >= j and h.start < hi for h in v.hits):
+            continue  # "cocci as well as bacilli": the other option, read elsewhere
+        rest = [w for k, w in enumerate(r.words[j:], j) if r.starts[k] < hi]
+        named = [w for w in rest if content_word(w, lex)]
+        if named:
+            return " ".join(named[:3])
+    return ""
 
 
 def _said_normal(r: Reading, h: Hit, states: frozenset[str], lex: Lexicon) -> bool:
