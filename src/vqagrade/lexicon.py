@@ -402,6 +402,14 @@ class Lexicon:
             v: t if _inside(t, v) else _settle(t, synonyms, longest) for v, t in synonyms.items()
         }
         case_sensitive = {v: _settle(t, synonyms, longest) for v, t in case_sensitive.items()}
+        # The words inside a one-word canonical's multi-word variants ("colon" <- "large bowel";
+        # not "thyroid" <- "thyroid gland"): such a word ("bowel") alone does not tell that
+        # option from another.
+        inside: dict[str, set[str]] = {}
+        for variant, target in synonyms.items():
+            if len(target) == 1 and len(variant) > 1 and target[0] not in variant:
+                inside.setdefault(target[0], set()).update(variant)
+        self.variant_words = {k: frozenset(ws) for k, ws in inside.items()}
         self.canon = Canonicalizer(
             join_prefixes=lists.get("tokens.join_prefixes", []),
             pair_prefixes=lists.get("tokens.pair_prefixes", []),

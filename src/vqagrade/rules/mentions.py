@@ -48,14 +48,22 @@ def option_matcher(opts: Options, lex: Lexicon) -> _Matcher:
     derived: set[str] = set()  # derived forms: matched whole, never fuzzily
     for label, opt, other in ((Label.A, opts.a, opts.b), (Label.B, opts.b, opts.a)):
         phrases = {opt.words, opt.key}
-        phrases.update((w,) for w in opt.key if w not in lex.generic and w not in other.words)
+        inside_other = frozenset().union(*(lex.variant_words.get(o, ()) for o in other.key))
+        phrases.update(
+            (w,)
+            for w in opt.key
+            if w not in lex.generic and w not in other.words and w not in inside_other
+        )
         # The head of a fixed term does not name the term alone: "the distal colon" is not
         # the sigmoid colon.
         heads = {w.rsplit("_", 1)[1] for w in opt.words if "_" in w}
         phrases.update(
             (w,)
             for w in opt.surface
-            if w not in other.surface and w not in other.words and w not in heads
+            if w not in other.surface
+            and w not in other.words
+            and w not in heads
+            and w not in inside_other
         )
         for w in opt.key:
             # "a CT angiogram" names option CT, unless the other option is the narrower term
@@ -145,6 +153,22 @@ def find_hits(r: Reading, m: _Matcher) -> list[Hit]:
     return hits
 
 
+def _loose_number(r: Reading, h: Hit, opts: Options) -> bool:
+    """A mention that is a bare number, for options told apart by their numbers ("TI-RADS 3
+    or TI-RADS 5?"), without the options' other words just before it."""
+    w = r.words[h.first]
+    if not w.isdigit():
+        return False
+    a, b = opts.a.words, opts.b.words
+    if not any(x.isdigit() for x in a) or not any(x.isdigit() for x in b):
+        return False  # "single or multiple?": one option is no number
+    named = {x for x in a + b if not x.isdigit()}
+    if not named:
+        return False  # options that are numbers alone ("1 or 2?")
+    before = r.words[max(0, h.first - 2) : h.first]
+    return named.isdisjoint(before)
+
+
 def _parts_across_break(r: Reading, m: _Matcher, i: int, j: int) -> list[Hit]:
     """The mentions inside words i..j-1 that do not cross a clause break."""
     out = []
@@ -186,6 +210,8 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
             continue  # "a button on the patient's gown" names the gown, not the patient
         if _reference_or_comparand(r, h, opts, lex):
             continue  # "(normal < 3 mm)", "well beyond a small one": a measure, not an answer
+        if h.first == h.last and len(words) > 4 and _loose_number(r, h, opts):
+            continue  # "hypoechoic (3) … total 11 points" names no "TI-RADS 3"
         if h.first == h.last and _contradicted(r, h, opts, lex):
             continue  # "the left kidney" is not option "right kidney"; "lower left" is
             # neither "upper left" nor "lower right"
