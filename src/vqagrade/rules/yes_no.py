@@ -987,7 +987,31 @@ def _clause(
         # "The lesion is at the grey-white matter junction" to "… in the white matter?";
         # "The right hemidiaphragm appears elevated relative to the left."
         return None, f"also names a rival of the question's words ('{rival}')", shown
+    denial = _denied_earlier(r, a, lex)
+    if denial:
+        # "No convincing radiographic evidence, on this single frontal projection, of a
+        # displaced rib fracture": the sentence opened with a denial, clauses ago.
+        return None, f"a denial earlier in its sentence ('{denial}')", shown
     return YesNo.YES, "restates the question's words", shown
+
+
+def _denied_earlier(r: Reading, a: int, lex: Lexicon) -> str:
+    """For a clause that goes on with a preposition ("…, of a displaced rib fracture"), a
+    negator earlier in its sentence with no scope end ("but") between, or ""."""
+    if a >= len(r.words) or r.words[a] not in _CONTINUING:
+        return ""
+    f = r.focus
+    start = max(f.rfind(stop, 0, r.starts[a]) for stop in (". ", "; ", "! ", "? ", "\n"))
+    for k in range(a - 1, -1, -1):
+        if r.starts[k] <= start or r.words[k] in lex.scope_end:
+            break
+        if r.words[k] in _NEGATORS:
+            return r.words[k]
+    return ""
+
+
+# Prepositions that open a clause going on with the noun phrase before it.
+_CONTINUING = frozenset({"of", "for", "to", "in", "on", "at"})
 
 
 def _finding_seen(
