@@ -160,6 +160,7 @@ _LIST_SECTIONS = {
         "no",
         "abnormal",
         "normal",
+        "normal_state",
         "dangling",
         "clause_words",
         "unsettled",

@@ -1417,11 +1417,39 @@ def _yes_clash(
     denied = _yes_then_denied(words, rest, prop, lex, v) if not prop.negated else None
     if denied is not None:
         return f"explicit 'yes' but the rest denies ('{denied}')"
+    normal = _subject_normal(words, rest, prop, v) if not prop.negated else None
+    if normal is not None:
+        # "Yes, the trachea is deviated. The trachea is midline."
+        return f"explicit 'yes' but the rest calls the subject normal ('{normal}')"
     # "Yes, … malignant cells. The peripheral cells appear benign." (the rival value)
     rival = _rival_restated(words, rest, prop, lex, v)
     if rival is not None:
         return f"explicit 'yes' but the rest says the subject is '{rival}'"
     return ""
+
+
+def _subject_normal(
+    words: tuple[str, ...], rest: list[tuple[int, int]], prop: Proposition, v: YesNoVocab
+) -> str | None:
+    """After a "yes" to an abnormal predicate ("Is the spleen enlarged?"), a clause that
+    names the question's subject and calls it normal (`[yes_no] normal`, `normal_state`)."""
+    pred = prop.predicate
+    if pred is None or prop.normal_predicate or pred in v.normal_words:
+        return None
+    subject = {stem(w) for w in prop.words if w != pred}
+    if not subject:
+        return None
+    for n, (a, b) in enumerate(rest):
+        if n + 1 < len(rest) and words[rest[n + 1][0]] in ("which", "that"):
+            b = rest[n + 1][1]  # "The spleen measures 10 cm, which is within normal limits"
+        clause = words[a:b]
+        if subject.isdisjoint(stem(w) for w in clause):
+            continue
+        found = v.normal.find(clause) or v.normal_state.find(clause)
+        if found:
+            i, j = found[0]
+            return " ".join(clause[i:j])
+    return None
 
 
 _WEIGHING = frozenset({"while", "whereas"})
