@@ -903,12 +903,7 @@ def _clause(
         return None
     shown = tuple(words[i] for i in spots)
     clause = words[a:b]
-    if (
-        pred is None
-        and at
-        and not partial
-        and _defines(words, a, b, min(at.values()), max(at.values()), lex, v)
-    ):
+    if at and not partial and truth and _defines(words, a, b, spots[0], spots[-1], lex, v):
         return None, "defines the term instead of saying it is seen", shown
     modal = next((w for w in clause if w in v.modals), None)
     if modal is not None:
