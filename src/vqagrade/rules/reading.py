@@ -118,6 +118,30 @@ class Verdict:
         self.cues = cues
 
 
+@lru_cache(maxsize=4)
+def _sorted_vocabulary(lex: Lexicon) -> tuple[str, ...]:
+    """English words and the lexicon's own words, sorted for prefix search."""
+    return tuple(sorted(vocabulary() | lex.known_words))
+
+
+_LAST_TOKEN = re.compile(r"[^\W\d_]+$")
+
+
+def _cut_in_word(tail: str, lex: Lexicon) -> bool:
+    """Whether the text's last word, unknown itself, is the start of a longer known word
+    ("carcinom", "hydroneph"): the text was cut off inside it."""
+    m = _LAST_TOKEN.search(tail)
+    if m is None or len(m.group()) < 5:
+        return False
+    w = m.group().lower()
+    vocab = vocabulary()
+    if w in vocab or w in lex.known_words:
+        return False
+    words = _sorted_vocabulary(lex)
+    k = bisect_left(words, w)
+    return k < len(words) and words[k].startswith(w) and len(words[k]) > len(w)
+
+
 @lru_cache(maxsize=1)
 def vocabulary() -> frozenset[str]:
     table = lemma_table()
@@ -328,6 +352,10 @@ def read_answer(text: str, lex: Lexicon, *, structured: bool = True) -> Reading:
     ):
         why = "the answer is cut off inside a concessive clause ('although there is a')"
         two_option_early = Verdict(None, "truncated", why, f)
+    if len(words) >= 6 and tail[-1:].isalpha() and _cut_in_word(tail, lex):
+        # "… but these features indicate squamous cell carcinom": cut inside its last word.
+        cut = Verdict(None, "truncated", "the answer is cut off inside its last word", f)
+        return Reading(f, cut)
     if tail.endswith(":"):
         cut = Verdict(None, "truncated", "the answer stops after a heading ('X:')", f)
         return Reading(f, cut)

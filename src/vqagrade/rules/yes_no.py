@@ -23,7 +23,14 @@ from ..lexicon import Lexicon
 from .final_answer import TABLE_FALSE, TABLE_TRUE
 from .options import stem
 from .polar import Proposition, YesNoVocab, vocab
-from .reading import _NEGATORS, OPENING_QUESTION, Reading, read_answer, score_list
+from .reading import (
+    _NEGATORS,
+    OPENING_QUESTION,
+    Reading,
+    clause_start,
+    read_answer,
+    score_list,
+)
 from .text import cognate
 
 _JSON_ANSWER = re.compile(r"""^\s*\{\s*["']?answer["']?\s*:\s*["']?([^"'{}]*)["']?""", re.I)
@@ -321,6 +328,11 @@ def _label(
                 # "No, this is a gross photograph of ..." to "is this a gross specimen?"
                 why = f"explicit 'no' but the rest says it is '{same}'"
                 return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+        double = _double_negation(r)
+        if double:
+            # "No, I don't think there is no abnormality here — the mucosa is ulcerated."
+            why = f"explicit '{said.value}' beside a double negation ('{double}')"
+            return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
         how = "explicit"
         matched: tuple[str, ...] = found[2] if found is not None else ()
         return YesNoVerdict(said, how, f"explicit '{said.value}'", f, matched, tuple(cues))
@@ -988,6 +1000,21 @@ def _clause(
         # displaced rib fracture": the sentence opened with a denial, clauses ago.
         return None, f"a denial earlier in its sentence ('{denial}')", shown
     return YesNo.YES, "restates the question's words", shown
+
+
+def _double_negation(r: Reading) -> str:
+    """Two negators in one clause, four words apart at most ("don't think there is no"), or
+    "" (an opening "No" is the answer itself)."""
+    words = r.words
+    last = -10
+    for k, w in enumerate(words):
+        if w not in _NEGATORS:
+            continue
+        if k - last <= 4 and clause_start(r, r.starts[k]) <= r.starts[last]:
+            return " ".join(words[last : k + 1])
+        if k > 0:
+            last = k
+    return ""
 
 
 def _denied_earlier(r: Reading, a: int, lex: Lexicon) -> str:
