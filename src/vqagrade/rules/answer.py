@@ -36,7 +36,6 @@ from .negation import negate
 from .options import Options
 from .polar import read_question
 from .reading import (
-    _ARTICLES,
     _LETTER_MARK,
     OPENING_QUESTION,
     ORDINAL_ONLY,
@@ -48,6 +47,7 @@ from .reading import (
     content_word,
     cut_after_sentences,
     read_answer,
+    said_normal,
 )
 from .yes_no import reasoning_contradicts
 
@@ -55,7 +55,6 @@ __all__ = ["Hit", "Reading", "Verdict", "label_answer", "label_reading", "read_a
 
 
 _WORD = re.compile(r"[^\W_]+")
-_SENTENCE_END = re.compile(r"[.;!?\n](?:\s|$)")
 # Readings that withhold an answer: beside a JSON answer field they withdraw it.
 _WITHHOLDING = frozenset({"refusal", "hedge", "junk"})
 
@@ -564,7 +563,7 @@ def _chosen_said_normal(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> 
     states = lex.state_words | lex.grammar["normal_before"]
     if r.wordset.isdisjoint(states) or not states.isdisjoint(opts.a.words + opts.b.words):
         return False
-    return all(_said_normal(r, h, states, lex) for h in chosen)
+    return all(said_normal(r, h, states, lex) for h in chosen)
 
 
 def _added_unnamed(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> str:
@@ -590,39 +589,6 @@ def _added_unnamed(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> str:
         if named:
             return " ".join(named[:3])
     return ""
-
-
-def _said_normal(r: Reading, h: Hit, states: frozenset[str], lex: Lexicon) -> bool:
-    words, n = r.words, len(r.words)
-    g = lex.grammar
-    copula, locative = g["copula"], g["locative"]
-
-    def state_at(k: int) -> bool:
-        return k < n and words[k] in states and (k + 1 >= n or words[k + 1] not in ("of", "from"))
-
-    k = h.last + 1
-    while k < n and words[k] in copula:
-        k += 1
-    if k > h.last + 1 and state_at(k):
-        return True  # "the duodenum was clear to D2"
-    for j in range(h.last + 1, min(n, h.last + 9)):
-        if _SENTENCE_END.search(r.focus[r.ends[j - 1] : r.starts[j] + 1]):
-            break
-        if words[j] in ("which", "that"):
-            k = j + 1
-            while k < n and words[k] in copula:
-                k += 1
-            if state_at(k):
-                return True  # "the left kidney measures 11.2 cm, which is normal"
-            break
-    lo = clause_start(r, h.start)
-    for k in range(max(0, h.first - 5), h.first - 2):
-        if r.starts[k] < lo or not state_at(k):
-            continue
-        between = words[k + 2 : h.first]
-        if between and between[0] in locative and all(w in _ARTICLES for w in between[1:]):
-            return True  # "normal flow on the R": one noun, then the place
-    return False
 
 
 def label_answer(text: str, opts: Options, lex: Lexicon) -> Verdict:

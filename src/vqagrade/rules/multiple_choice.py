@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 
 from ..kinds import LETTERS, Letter
+from ..labels import Label
 from ..lexicon import Lexicon
 from .choice_letters import (
     _BOLD_MARK,
@@ -83,12 +84,15 @@ from .choices import Choices
 from .final_answer import structured_answer
 from .reading import (
     _OPEN,
+    Hit,
     Reading,
     _cut_in_concession,
     clause_end,
     clause_start,
+    content_word,
     judgement_would,
     read_answer,
+    said_normal,
 )
 from .text import cognate
 
@@ -134,6 +138,22 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
         cut = _cut_off(text, ch, lex)
         if cut:
             return ChoiceVerdict(None, "truncated", cut, v.focus, v.cues, v.matched)
+    if depth == 0 and v.label is not None:
+        pair = _two_letters(text, len(ch.texts), ch)
+        if pair:
+            # "… though there also seems to be a perforation, so C or D."
+            why = f"names two letters ('{pair}')"
+            return ChoiceVerdict(None, "several", why, v.focus, v.cues, v.matched)
+    if depth == 0 and v.rule == "text" and v.label is not None:
+        k = LETTERS.index(v.label)
+        if _option_said_normal(r, k, ch, lex):
+            # "The left kidney measures 11.2 cm, which is normal; the other 8.1 cm."
+            why = f"option {v.label.value} is read, but the answer calls it normal"
+            return ChoiceVerdict(None, "normal-chosen", why, v.focus, v.cues, v.matched)
+        if _state_of_another(r, k, ch, lex):
+            # "… with normal bowel activity" is no "Normal study".
+            why = f"the state word of option {v.label.value} is said of something else"
+            return ChoiceVerdict(None, "other-subject", why, v.focus, v.cues, v.matched)
     if depth == 0 and v.rule == "letter" and v.label is not None:
         other = _words_name_another(text, LETTERS.index(v.label), ch)
         if other is not None:
@@ -174,6 +194,81 @@ _TOKEN = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+")
 _HEAD_END = re.compile(
     r"\s*(?:[\u2014\u2013:;,.(\uff08\uff1a\u3002-]|[\u3040-\u30ff\u4e00-\u9fff]|$)"
 )
+
+
+_TWO_LETTERS = re.compile(
+    r"(?<![\w'])\(?([A-H])\)?\s*(?:or|and|/|&|vs\.?|versus)\s*\(?([A-H])\)?(?![\w'])"
+)
+
+
+_PAIR_DENIALS = frozenset({"not", "neither", "nor", "excluding", "exclude", "excludes", "unlike"})
+# Capitalised words that may stand before a pair of chosen letters ("Answer: C or D").
+_PAIR_LEADS = frozenset({"answer", "so", "either", "between", "options", "option", "maybe"})
+
+
+def _two_letters(text: str, n: int, ch: Choices) -> str:
+    """Two of the offered letters joined by "or", "and" or a slash ("so C or D"), outside
+    the options' own words ("Both A and B"), or ""."""
+    for m in _TWO_LETTERS.finditer(text):
+        a, b = m.group(1), m.group(2)
+        if a == b or max(ord(a), ord(b)) - ord("A") >= n:
+            continue
+        before = _TOKEN.findall(text, max(0, m.start() - 30), m.start())[-3:]
+        if any(w.lower() in _PAIR_DENIALS for w in before):
+            continue  # "Not A or C, so B": an elimination
+        if before and before[-1][:1].isupper() and before[-1].lower() not in _PAIR_LEADS:
+            continue  # "Antoni A and B areas", "Kerley B": letters inside a name
+        said = m.group().lower()
+        if any(said in t.lower() for t in ch.texts):
+            continue
+        return m.group()
+    return ""
+
+
+def _occurrences(r: Reading, words: tuple[str, ...]) -> list[Hit]:
+    n = len(words)
+    return [
+        Hit(Label.A, i, i + n - 1, r.starts[i], r.ends[i + n - 1], "word")
+        for i in range(len(r.words) - n + 1)
+        if r.words[i : i + n] == words
+    ]
+
+
+def _option_said_normal(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
+    """Whether every place the answer names option k says it is normal, when the question
+    does not ask for the normal one and the option is no state itself."""
+    states = lex.state_words | lex.grammar["normal_before"]
+    words = ch.words[k]
+    if ch.state_question or not words or not states.isdisjoint(words):
+        return False
+    if r.wordset.isdisjoint(states):
+        return False
+    found = _occurrences(r, words)
+    return bool(found) and all(said_normal(r, h, states, lex) for h in found)
+
+
+def _state_of_another(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
+    """For an option that calls the whole study a state ("Normal study"), whether every
+    state word of it in the answer is said of another noun ("normal bowel activity")."""
+    states = lex.state_words | lex.grammar["normal_before"]
+    words = ch.words[k]
+    own = [w for w in words if w in states]
+    whole = _vocab(lex).whole_study
+    if not own or whole.isdisjoint(words):
+        return False  # a bare "Normal" may be said of the organ asked about
+    if any(w not in states and w not in lex.generic and w not in whole for w in words):
+        return False
+    at = [i for i, w in enumerate(r.words) if w in own]
+    if not at:
+        return False
+    rest = set(words)
+    for i in at:
+        nxt = r.words[i + 1] if i + 1 < len(r.words) else ""
+        if not nxt or nxt in rest or not content_word(nxt, lex):
+            return False
+        if nxt in ch.stem or nxt in ch.asked or nxt in whole:
+            return False  # "Normal fundus" to "… in this fundus photograph?"
+    return True
 
 
 def _named_by(word: str, option_words: list[str]) -> bool:

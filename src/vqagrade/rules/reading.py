@@ -506,6 +506,45 @@ def judgement_would(words: tuple[str, ...], i: int, lex: Lexicon) -> bool:
     )
 
 
+_SENTENCE_END = re.compile(r"[.;!?\n](?:\s|$)")
+
+
+def said_normal(r: Reading, h: Hit, states: frozenset[str], lex: Lexicon) -> bool:
+    """Whether the mention `h` is said to be normal: a state word of `states` right after it
+    ("the duodenum was clear to D2"), in a "which …" clause after it ("…, which is normal"),
+    or before a noun placed at it ("normal flow on the R")."""
+    words, n = r.words, len(r.words)
+    g = lex.grammar
+    copula, locative = g["copula"], g["locative"]
+
+    def state_at(k: int) -> bool:
+        return k < n and words[k] in states and (k + 1 >= n or words[k + 1] not in ("of", "from"))
+
+    k = h.last + 1
+    while k < n and words[k] in copula:
+        k += 1
+    if k > h.last + 1 and state_at(k):
+        return True  # "the duodenum was clear to D2"
+    for j in range(h.last + 1, min(n, h.last + 9)):
+        if _SENTENCE_END.search(r.focus[r.ends[j - 1] : r.starts[j] + 1]):
+            break
+        if words[j] in ("which", "that"):
+            k = j + 1
+            while k < n and words[k] in copula:
+                k += 1
+            if state_at(k):
+                return True  # "the left kidney measures 11.2 cm, which is normal"
+            break
+    lo = clause_start(r, h.start)
+    for k in range(max(0, h.first - 5), h.first - 2):
+        if r.starts[k] < lo or not state_at(k):
+            continue
+        between = words[k + 2 : h.first]
+        if between and between[0] in locative and all(w in _ARTICLES for w in between[1:]):
+            return True  # "normal flow on the R": one noun, then the place
+    return False
+
+
 def clause_start(r: Reading, pos: int) -> int:
     k = bisect_left(r.breaks, pos)
     return r.breaks[k - 1] + 1 if k else 0
