@@ -114,6 +114,7 @@ _LIST_SECTIONS = {
         "cjk_blockers",
         "cjk_comparing",
         "added",
+        "added_after",
         "purpose",
     ),
     "negation": (
@@ -467,6 +468,8 @@ class Lexicon:
         self.purpose_probe = frozenset(p[1] if len(p) > 1 else p[0] for p in self.purpose.phrases)
         self.added = phrases("cues.added")
         self.added_probe = frozenset(p[0] for p in self.added.phrases)
+        self.added_after = phrases("cues.added_after")
+        self.added_after_probe = frozenset(p[0] for p in self.added_after.phrases)
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")
         self.letter_words = dict(

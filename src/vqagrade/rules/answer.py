@@ -570,14 +570,24 @@ def _added_unnamed(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> str:
     """After a mention of the chosen option, an additive connector (`[cues] added`: "plus",
     "alongside", "admixed with", "as well as" …) that brings in a content word naming no
     option, when the options are not sides: the words added, or ""."""
-    if lex.added_probe.isdisjoint(r.wordset):
+    if lex.added_probe.isdisjoint(r.wordset) and lex.added_after_probe.isdisjoint(r.wordset):
         return ""
     if any("laterality" in lex.parallel.get(w, ()) for w in opts.a.key + opts.b.key):
         return ""
+    first = min(h.first for h in v.hits if h.option is v.label)
+    for i, _ in lex.added_after.find(r.words, r.wordset):
+        # "… and the mesenteric vessels are opacified too": what the last "and" before "too"
+        # brings in, when no option is named there.
+        lo = clause_start(r, r.starts[i])
+        joins = [k for k in range(first + 1, i) if r.words[k] == "and" and r.starts[k] >= lo]
+        if not joins or any(h.first > joins[-1] and h.first < i for h in v.hits):
+            continue
+        named = [w for w in r.words[joins[-1] + 1 : i] if content_word(w, lex)]
+        if named:
+            return " ".join(named[:3])
     found = lex.added.find(r.words, r.wordset)
     if not found:
         return ""
-    first = min(h.first for h in v.hits if h.option is v.label)
     for i, j in found:
         if i <= first:
             continue
