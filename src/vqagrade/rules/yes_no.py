@@ -358,6 +358,11 @@ def _label(
     if lab is YesNo.YES and _raw_echo(r, prop, text, lex):
         why = "repeats the question's noun without saying whether it is there"
         return YesNoVerdict(None, "implicit", why, f, matched)
+    if lab is YesNo.YES and _then_this_case(r, lex):
+        # "A WES sign is typical of a stone-filled gallbladder, but here the lumen is
+        # anechoic …": the question's words in a general sentence, then this case.
+        why = "restates the question's words before a contrast with this case ('but here')"
+        return YesNoVerdict(None, "implicit", why, f, matched)
     if lab is YesNo.YES and not r.wordset.isdisjoint(_WEIGHING):
         # "Streptococci form chains while staphylococci form clusters": a contrast of two
         # kinds, not a statement about this image.
@@ -994,12 +999,29 @@ def _clause(
         # "The lesion is at the grey-white matter junction" to "… in the white matter?";
         # "The right hemidiaphragm appears elevated relative to the left."
         return None, f"also names a rival of the question's words ('{rival}')", shown
+    concession = next(
+        (w for w in words[max(0, a - 1) : a + 1] if w in lex.grammar["concessive"]), ""
+    )
+    if concession and concession != "while":
+        # "Although BCC was raised clinically, dermoscopy shows … dermatofibroma."
+        return None, f"said in a concession ('{concession}')", shown
     denial = _denied_earlier(r, a, lex)
     if denial:
         # "No convincing radiographic evidence, on this single frontal projection, of a
         # displaced rib fracture": the sentence opened with a denial, clauses ago.
         return None, f"a denial earlier in its sentence ('{denial}')", shown
     return YesNo.YES, "restates the question's words", shown
+
+
+def _then_this_case(r: Reading, lex: Lexicon) -> bool:
+    """A contrast word ("but", `[grammar] contrast`) followed at once by words that turn to
+    this case (`[answer] case_openers`: "here", "in this case")."""
+    words = r.words
+    contrast = lex.grammar["contrast"]
+    for i, w in enumerate(words[:-1]):
+        if w in contrast and any(words[i + 1 : i + 1 + len(o)] == o for o in lex.case_openers):
+            return True
+    return False
 
 
 def _double_negation(r: Reading) -> str:
