@@ -162,6 +162,7 @@ _LIST_SECTIONS = {
         "abnormal",
         "normal",
         "normal_state",
+        "superseded",
         "dangling",
         "clause_words",
         "unsettled",

@@ -49,6 +49,7 @@ class YesNoVocab:
         self.normal = phrases("normal")
         self.normal_words = frozenset(w for p in self.normal.phrases for w in p)
         self.normal_state = phrases("normal_state")
+        self.superseded = phrases("superseded")
         self.normal_words = words("normal")
         # The words that make a question's predicate "normal" ("Is the heart normal?"): one
         # word phrases only, as "no abnormality" would make "abnormal" one of them.

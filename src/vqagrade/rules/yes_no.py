@@ -317,6 +317,12 @@ def _label(
         if found is not None and found[0] is not said:
             why = f"explicit '{said.value}' but the rest says '{found[0].value}'"  # type: ignore[union-attr]
             return YesNoVerdict(None, "contradiction", why, f, found[2], tuple(cues))
+        if said is YesNo.NO and not prop.negated:
+            rival = _rival_denied(words, rest, prop, lex)
+            if rival is not None:
+                # "Nein, … nicht um einen benignen Tumor, sondern um ein invasives Karzinom."
+                why = f"explicit 'no' but the rest denies the rival ('{rival}')"
+                return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
         if said is YesNo.NO:
             part = _unseen_part(r, clauses, prop, v)
             if part is not None:
@@ -357,6 +363,10 @@ def _label(
         return YesNoVerdict(None, "implicit", why, f, matched)
     if lab is YesNo.YES and _raw_echo(r, prop, text, lex):
         why = "repeats the question's noun without saying whether it is there"
+        return YesNoVerdict(None, "implicit", why, f, matched)
+    if _reconsidered(r, matched, v):
+        # "The lungs are hyperinflated. However, … so they may actually be normal."
+        why = "the answer reconsiders what it restated"
         return YesNoVerdict(None, "implicit", why, f, matched)
     if lab is YesNo.YES and _then_this_case(r, lex):
         # "A WES sign is typical of a stone-filled gallbladder, but here the lumen is
@@ -1013,6 +1023,24 @@ def _clause(
     return YesNo.YES, "restates the question's words", shown
 
 
+def _reconsidered(r: Reading, matched: tuple[str, ...], v: YesNoVocab) -> bool:
+    """Whether the last self-correction (`[yes_no] self_corrections`: "actually", "wait")
+    comes after the first restated word, in a sentence that restates none of them."""
+    found = v.self_corrections.find(r.words)
+    if not found or not matched:
+        return False
+    at = [k for k, w in enumerate(r.words) if w in matched]
+    i = found[-1][0]
+    if not at or i < at[0]:
+        return False  # "Actually, there is a moderate effusion": nothing corrected
+    f = r.focus
+    lo = max(f.rfind(s, 0, r.starts[i]) for s in (". ", "; ", "! ", "? ", "\n"))
+    hi = min(
+        (j for j in (f.find(s, r.starts[i]) for s in (". ", "; ", "\n")) if j >= 0), default=len(f)
+    )
+    return not any(lo < r.starts[k] < hi for k in at)
+
+
 def _then_this_case(r: Reading, lex: Lexicon) -> bool:
     """A contrast word ("but", `[grammar] contrast`) followed at once by words that turn to
     this case (`[answer] case_openers`: "here", "in this case")."""
@@ -1448,6 +1476,12 @@ def _yes_clash(
     v: YesNoVocab,
 ) -> str:
     """How the rest of an explicit "yes" contradicts it ("" when it does not)."""
+    for a, b in rest:
+        left = v.superseded.find(words[a:b])
+        if left:
+            # "Yes, that was my first thought, but … this is normal lung."
+            i, j = left[0]
+            return f"explicit 'yes' called a first impression ('{' '.join(words[a + i : a + j])}')"
     other = _other_organ(words, rest, prop, v)
     if other is not None:
         return f"explicit 'yes' but the rest names another organ ('{other}')"
@@ -1508,7 +1542,9 @@ def _yes_then_denied(
 ) -> str | None:
     """After a "yes", a clause that denies a word of the question ("there is no
     haemorrhage"), or a denial beside a statement that something looks normal."""
-    stems = {stem(q) for q in prop.words}
+    asked = prop.words + prop.alternatives  # "Is the brain atrophied or shrunk?"
+    stems = {stem(q) for q in asked}
+    own = {stem(q) for q in prop.words}
     normal = "otherwise" not in words and any(
         lex.neg_after_state.find(words[a:b]) for a, b in ranges
     )
@@ -1520,10 +1556,32 @@ def _yes_then_denied(
             j = i + 1
             while j < b - 1 and words[j] in filler:
                 j += 1
-            if j < b and (words[j] in prop.words or stem(words[j]) in stems):
+            if j < b and (words[j] in asked or stem(words[j]) in stems):
+                alternative = words[j] not in prop.words and stem(words[j]) not in own
+                if alternative and own.isdisjoint(stem(w) for w in words[a:b]):
+                    continue  # "no effusion" to "pneumonia or effusion?": one alternative
                 return " ".join(words[i : j + 1])
             if normal:
                 return " ".join(words[i : min(b, i + 4)])
+    return None
+
+
+def _rival_denied(
+    words: tuple[str, ...], ranges: list[tuple[int, int]], prop: Proposition, lex: Lexicon
+) -> str | None:
+    """After a "no", a clause that denies a rival of the question's word ("not benign" to
+    "malignant?"): the no then means the question's word holds."""
+    par = lex.parallel
+    for a, b in ranges:
+        clause = words[a:b]
+        if not lex.neg_before.find(clause):
+            continue
+        for w in clause:
+            mine = par.get(w)
+            if not mine or w in prop.words:
+                continue
+            if any((mine & par.get(q, set())) - _LOOSE_CLASSES for q in prop.words):
+                return w
     return None
 
 
