@@ -152,6 +152,7 @@ _LIST_SECTIONS = {
         "letter_prefixes",
         "corrections",
         "case_openers",
+        "history",
         "open_endings",
     ),
     "yes_no": (
@@ -470,6 +471,7 @@ class Lexicon:
         self.added = phrases("cues.added")
         self.added_probe = frozenset(p[0] for p in self.added.phrases)
         self.added_after = phrases("cues.added_after")
+        self.history = phrases("answer.history")
         self.added_after_probe = frozenset(p[0] for p in self.added_after.phrases)
         self.refusal = phrases("cues.refusal")
         self.junk = phrases("cues.junk")

@@ -144,8 +144,18 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
             # "… though there also seems to be a perforation, so C or D."
             why = f"names two letters ('{pair}')"
             return ChoiceVerdict(None, "several", why, v.focus, v.cues, v.matched)
+    if depth == 0 and v.label is not None:
+        bracket = _bracket_names_another(text, LETTERS.index(v.label), ch, lex)
+        if bracket:
+            # "Answer: D (pituitary macroadenoma)" when C is pituitary macroadenoma.
+            why = f"a letter and the words in brackets after it disagree ('{bracket}')"
+            return ChoiceVerdict(None, "contradiction", why, v.focus, v.cues, v.matched)
     if depth == 0 and v.rule == "text" and v.label is not None:
         k = LETTERS.index(v.label)
+        if _only_in_history(r, k, ch, lex):
+            # "Known prior tuberculosis. Now there's a cavity in the RUL."
+            why = f"option {v.label.value} is named only as history"
+            return ChoiceVerdict(None, "history", why, v.focus, v.cues, v.matched)
         if _option_said_normal(r, k, ch, lex):
             # "The left kidney measures 11.2 cm, which is normal; the other 8.1 cm."
             why = f"option {v.label.value} is read, but the answer calls it normal"
@@ -232,6 +242,43 @@ def _occurrences(r: Reading, words: tuple[str, ...]) -> list[Hit]:
         for i in range(len(r.words) - n + 1)
         if r.words[i : i + n] == words
     ]
+
+
+_LETTER_BRACKET = re.compile(r"(?<![\w'])([A-H])\s*\(([^()]{3,80})\)")
+
+
+def _bracket_names_another(text: str, k: int, ch: Choices, lex: Lexicon) -> str:
+    """A letter followed by words in brackets ("D (pituitary macroadenoma)") where the
+    letter and the words name different options, one of them option k; or ""."""
+    n = len(ch.texts)
+    for m in _LETTER_BRACKET.finditer(text):
+        letter = ord(m.group(1)) - ord("A")
+        if letter >= n:
+            continue
+        inner = m.group(2)
+        v = label_choice(inner, read_answer(inner, lex), ch, lex, 2)
+        if v.label is None:
+            continue
+        named = LETTERS.index(v.label)
+        if named != letter and k in (named, letter):
+            return m.group()
+    return ""
+
+
+def _only_in_history(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
+    """Whether every place the answer names option k is a clause about the past ("known
+    prior tuberculosis", "history of …", `[answer] history`)."""
+    words = ch.words[k]
+    found = _occurrences(r, words) if words else []
+    if not found:
+        return False
+    past = lex.history
+    for h in found:
+        lo = clause_start(r, h.start)
+        before = [w for j, w in enumerate(r.words[: h.first]) if r.starts[j] >= lo]
+        if not past.find(tuple(before[-4:])):
+            return False
+    return True
 
 
 def _option_said_normal(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
@@ -667,7 +714,9 @@ def _letter(raw: str, n: int, f: str, why: str) -> ChoiceVerdict:
 _MORE = frozenset({"and", "plus", "also"})
 _LETTER_PAIR = re.compile(r"^\W*[A-H]\s*/\s*[A-H](?![\w'-])")
 # Words a sentence cannot end on: an answer that stops on one was cut off.
-_CUT_ON = _OPEN | frozenset({"at", "in", "on", "to", "from", "into", "a", "and", "or", "by", "for"})
+_CUT_ON = _OPEN | frozenset(
+    {"at", "in", "on", "to", "from", "into", "a", "and", "or", "by", "for", "which", "that"}
+)
 _CONDITION_OPENERS = frozenset({"if", "in", "for", "assuming", "given"})
 
 
