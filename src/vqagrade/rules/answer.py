@@ -579,6 +579,14 @@ def _added_unnamed(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> str:
         # "… and the mesenteric vessels are opacified too": what the last "and" before "too"
         # brings in, when no option is named there.
         lo = clause_start(r, r.starts[i])
+        if lo > 0 and any(lo <= h.start < r.starts[i] for h in v.hits):
+            # "Malar erythema, with the trunk involved as well": the option is what is
+            # added, to something named before it.
+            ahead = [k for k in range(len(r.words)) if r.starts[k] < lo]
+            if not any(h.first in ahead for h in v.hits):
+                named = [r.words[k] for k in ahead if content_word(r.words[k], lex)]
+                if named:
+                    return " ".join(named[:3])
         joins = [k for k in range(first + 1, i) if r.words[k] == "and" and r.starts[k] >= lo]
         if not joins or any(h.first > joins[-1] and h.first < i for h in v.hits):
             continue

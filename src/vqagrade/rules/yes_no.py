@@ -905,6 +905,8 @@ def _clause(
     partial = len(at) < len(subject)
     if partial and (prop.head is None or prop.head not in at):
         return None
+    if partial and _heading_rival(r, a, [w for w in subject if w not in at], lex):
+        return None  # "Right kidney: no hydronephrosis." to "… of the left kidney?"
     alts = [i for i in range(a, b) if _match(words[i], prop.alternatives) is not None]
     if prop.alternatives and not alts:
         return None
@@ -1021,6 +1023,17 @@ def _clause(
         # displaced rib fracture": the sentence opened with a denial, clauses ago.
         return None, f"a denial earlier in its sentence ('{denial}')", shown
     return YesNo.YES, "restates the question's words", shown
+
+
+def _heading_rival(r: Reading, a: int, missing: list[str], lex: Lexicon) -> bool:
+    """Whether the words just before clause `a` (a heading such as "Right kidney:") name a
+    rival of a question word the clause leaves out (right for left)."""
+    par = lex.parallel
+    for w in r.words[max(0, a - 3) : a]:
+        mine = par.get(w)
+        if mine and any(w != m and mine & par.get(m, set()) for m in missing):
+            return True
+    return False
 
 
 def _reconsidered(r: Reading, matched: tuple[str, ...], v: YesNoVocab) -> bool:
