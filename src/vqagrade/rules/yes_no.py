@@ -958,6 +958,12 @@ def _clause(
         if ":" in r.focus[r.ends[k] : r.starts[k + 1]]:
             # "PTX: Ø", "Pneumothorax: small": the value after the term is the answer.
             value = words[k + 1]
+            place = words[k + 2 : k + 5]
+            if place[:1] and place[0] in lex.grammar["locative"]:
+                there = [w for w in place[1:] if _place_word(w, lex)]
+                if there and not set(there) & set(prop.words):
+                    # "Free fluid: none in Morison's pouch." to "… in the pelvis?"
+                    return None, f"a value said of another place ('{' '.join(place)}')", shown
             if truth and (value in lex.grammar["report_denials"] or value in v.no_words):
                 return YesNo.NO, f"report style: '{value}'", shown
             if truth and value in v.report_presence:
@@ -1023,6 +1029,11 @@ def _clause(
         # displaced rib fracture": the sentence opened with a denial, clauses ago.
         return None, f"a denial earlier in its sentence ('{denial}')", shown
     return YesNo.YES, "restates the question's words", shown
+
+
+def _place_word(w: str, lex: Lexicon) -> bool:
+    """A word that is not a stopword or an article (a place's own word)."""
+    return w not in lex.stopwords and w not in lex.q_articles
 
 
 def _heading_rival(r: Reading, a: int, missing: list[str], lex: Lexicon) -> bool:
