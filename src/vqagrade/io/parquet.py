@@ -234,8 +234,14 @@ class ParquetRowWriter(AtomicOutput):
 
     def _discard(self) -> None:
         self._rows, self._batches = [], []
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            # The half-written file goes with the target, unclosed: no footer is written, and
+            # pyarrow's finaliser must not try to write one into the closed file later (it
+            # printed "Exception ignored … write to closed file" on an interrupted run).
+            writer.is_open = False
         if self._target is not None:
-            self._target.discard()  # the half-written file goes; the writer is left unclosed
+            self._target.discard()
 
     def _convert(self) -> None:
         """Turn the buffered rows into a record batch (the first one fixes the schema)."""
