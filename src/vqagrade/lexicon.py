@@ -536,6 +536,8 @@ class Lexicon:
                 found = {x for m in members for x in self.canon.words(m)}
                 self.narrower[w] = self.narrower.get(w, frozenset()) | found
         self.grammar = {n: frozenset(lists.get(f"grammar.{n}", [])) for n in GRAMMAR_LISTS}
+        # Words that call a structure normal, in a question or beside an answer's option.
+        self.normal_states = self.state_words | self.grammar["normal_before"]
         # Probes built once for the labelling rules: every word that may open a cue the
         # unread-mention rules read, and the words that may follow a denied finding ("no
         # stone is seen") without naming another noun.

@@ -560,16 +560,17 @@ def _chosen_said_normal(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> 
     chosen = [h for h in v.hits if h.option is v.label and h.negation is None]
     if not chosen or opts.normal_question:
         return False
-    states = lex.state_words | lex.grammar["normal_before"]
+    states = lex.normal_states
     if r.wordset.isdisjoint(states) or not states.isdisjoint(opts.a.words + opts.b.words):
         return False
     return all(said_normal(r, h, states, lex) for h in chosen)
 
 
 def _added_unnamed(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> str:
-    """After a mention of the chosen option, an additive connector (`[cues] added`: "plus",
-    "alongside", "admixed with", "as well as" …) that brings in a content word naming no
-    option, when the options are not sides: the words added, or ""."""
+    """Something added to the chosen option that names no option, when the options are not
+    sides: after a connector (`[cues] added`: "plus", "alongside", "as well as"), before a
+    trailing one (`added_after`: "… too"), or the option itself added to something named
+    before it ("Malar erythema, with the trunk involved as well"). The words added, or ""."""
     if lex.added_probe.isdisjoint(r.wordset) and lex.added_after_probe.isdisjoint(r.wordset):
         return ""
     if any("laterality" in lex.parallel.get(w, ()) for w in opts.a.key + opts.b.key):

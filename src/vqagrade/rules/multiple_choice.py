@@ -284,7 +284,7 @@ def _only_in_history(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
 def _option_said_normal(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
     """Whether every place the answer names option k says it is normal, when the question
     does not ask for the normal one and the option is no state itself."""
-    states = lex.state_words | lex.grammar["normal_before"]
+    states = lex.normal_states
     words = ch.words[k]
     if ch.state_question or not words or not states.isdisjoint(words):
         return False
@@ -297,7 +297,7 @@ def _option_said_normal(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
 def _state_of_another(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
     """For an option that calls the whole study a state ("Normal study"), whether every
     state word of it in the answer is said of another noun ("normal bowel activity")."""
-    states = lex.state_words | lex.grammar["normal_before"]
+    states = lex.normal_states
     words = ch.words[k]
     own = [w for w in words if w in states]
     whole = _vocab(lex).whole_study

@@ -545,6 +545,16 @@ def said_normal(r: Reading, h: Hit, states: frozenset[str], lex: Lexicon) -> boo
     return False
 
 
+_STOPS = (". ", "; ", "! ", "? ", "\n")
+
+
+def sentence_span(f: str, pos: int) -> tuple[int, int]:
+    """The bounds of the sentence of `f` that holds position `pos` (its stop excluded)."""
+    lo = max(f.rfind(stop, 0, pos) for stop in _STOPS)
+    hi = min((j for j in (f.find(stop, pos) for stop in _STOPS) if j >= 0), default=len(f))
+    return lo, hi
+
+
 def clause_start(r: Reading, pos: int) -> int:
     k = bisect_left(r.breaks, pos)
     return r.breaks[k - 1] + 1 if k else 0

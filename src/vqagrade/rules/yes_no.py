@@ -30,6 +30,7 @@ from .reading import (
     clause_start,
     read_answer,
     score_list,
+    sentence_span,
 )
 from .text import cognate
 
@@ -1057,11 +1058,7 @@ def _reconsidered(r: Reading, matched: tuple[str, ...], v: YesNoVocab) -> bool:
     i = found[-1][0]
     if not at or i < at[0]:
         return False  # "Actually, there is a moderate effusion": nothing corrected
-    f = r.focus
-    lo = max(f.rfind(s, 0, r.starts[i]) for s in (". ", "; ", "! ", "? ", "\n"))
-    hi = min(
-        (j for j in (f.find(s, r.starts[i]) for s in (". ", "; ", "\n")) if j >= 0), default=len(f)
-    )
+    lo, hi = sentence_span(r.focus, r.starts[i])
     return not any(lo < r.starts[k] < hi for k in at)
 
 
@@ -1096,8 +1093,7 @@ def _denied_earlier(r: Reading, a: int, lex: Lexicon) -> str:
     negator earlier in its sentence with no scope end ("but") between, or ""."""
     if a >= len(r.words) or r.words[a] not in _CONTINUING:
         return ""
-    f = r.focus
-    start = max(f.rfind(stop, 0, r.starts[a]) for stop in (". ", "; ", "! ", "? ", "\n"))
+    start = sentence_span(r.focus, r.starts[a])[0]
     for k in range(a - 1, -1, -1):
         if r.starts[k] <= start or r.words[k] in lex.scope_end:
             break
