@@ -48,6 +48,7 @@ from .reading import (
     cut_after_sentences,
     read_answer,
     said_normal,
+    sentence_span,
 )
 from .yes_no import reasoning_contradicts
 
@@ -583,7 +584,10 @@ def _added_unnamed(r: Reading, v: Verdict, opts: Options, lex: Lexicon) -> str:
         if lo > 0 and any(lo <= h.start < r.starts[i] for h in v.hits):
             # "Malar erythema, with the trunk involved as well": the option is what is
             # added, to something named before it.
-            ahead = [k for k in range(len(r.words)) if r.starts[k] < lo]
+            # Only its own sentence: a long answer that ends "X is involved as well" has
+            # not added X to a finding of an earlier sentence.
+            top = sentence_span(r.focus, r.starts[i])[0]
+            ahead = [k for k in range(len(r.words)) if top < r.starts[k] < lo]
             if not any(h.first in ahead for h in v.hits):
                 named = [r.words[k] for k in ahead if content_word(r.words[k], lex)]
                 if named:

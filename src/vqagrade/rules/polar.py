@@ -197,7 +197,7 @@ def read_question(question: str, lex: Lexicon) -> Proposition:
         and w not in v.frame
         and w not in lex.stopwords
         and w not in lex.q_articles
-        and w.isalnum()
+        and w.replace("_", "").isalnum()  # "left_ventricle": a multi-word term
     ]
     alternatives: tuple[str, ...] = ()
     ors = [k for k, w in enumerate(body) if w in ("or", "nor")]

@@ -904,6 +904,8 @@ def _clause(
         if t is not None and t not in at:
             at[t] = i
     partial = len(at) < len(subject)
+    if partial and _heading_names(r, a, [w for w in subject if w not in at]):
+        partial = False  # "L4-5: normal disc height": the heading names the level
     if partial and (prop.head is None or prop.head not in at):
         return None
     if partial and _heading_rival(r, a, [w for w in subject if w not in at], lex):
@@ -1035,6 +1037,19 @@ def _clause(
 def _place_word(w: str, lex: Lexicon) -> bool:
     """A word that is not a stopword or an article (a place's own word)."""
     return w not in lex.stopwords and w not in lex.q_articles
+
+
+def _heading_names(r: Reading, a: int, missing: list[str]) -> bool:
+    """Whether a heading just before clause `a` ("L4-5:", "Left kidney:") names every
+    question word the clause leaves out."""
+    if not a or ":" not in r.focus[r.ends[a - 1] : r.starts[a]]:
+        return False
+    lo = clause_start(r, r.starts[a - 1])
+    heading = [r.words[k] for k in range(max(0, a - 3), a) if r.starts[k] >= lo]
+    # "Right eye:" to "… in this eye?" qualifies the heading: every heading word is missing
+    return all(_match(h, tuple(missing)) is not None for h in heading) and all(
+        any(_match(h, (m,)) is not None for h in heading) for m in missing
+    )
 
 
 def _heading_rival(r: Reading, a: int, missing: list[str], lex: Lexicon) -> bool:
@@ -1291,8 +1306,10 @@ def _restated_after_no(
         return None
     if any(_denial_in(words[a:b], lex, v) for a, b in ranges):
         return None  # "… There is no evidence of metastatic carcinoma.": the no is restated
-    if not any(w in v.abnormal for a, b in ranges for w in words[a:b]):
-        return None  # "No, the bladder wall is thin and smooth": a normal description
+    if prop.head is None and not any(w in v.abnormal for a, b in ranges for w in words[a:b]):
+        # "No, the bladder wall is thin and smooth": a normal description; a finding asked
+        # about ("Is there a hiatal hernia?") is affirmed by being named without a denial.
+        return None
     for a, b in ranges:
         clause = words[a:b]
         kept = [w for w in need if w in clause]
@@ -1583,6 +1600,25 @@ def _yes_then_denied(
                 return " ".join(words[i : j + 1])
             if normal:
                 return " ".join(words[i : min(b, i + 4)])
+    return _denied_after(words, ranges[0][0] if ranges else 0, prop, lex)
+
+
+def _denied_after(words: tuple[str, ...], lo: int, prop: Proposition, lex: Lexicon) -> str | None:
+    """The question's words followed at once by a denial after them ("Auer rods, however,
+    are not identified"), from word `lo` on; copulas and contrast words may stand between."""
+    need = prop.words
+    skip = lex.grammar["copula"] | lex.grammar["contrast"]
+    for k in range(lo + 1, len(words)):
+        cue = lex.neg_after.match_at(words, k)
+        if cue is None:
+            continue
+        near = [w for w in words[lo:k] if w not in skip][-(len(need) + 1) :]
+        if (
+            near
+            and _match(near[-1], need) is not None
+            and all(any(_match(x, (w,)) is not None for x in near) for w in need)
+        ):
+            return " ".join(words[k : k + len(cue)])
     return None
 
 
