@@ -810,6 +810,7 @@ def _subject_absent(
     if len(absent) != 1:
         return None
     words = r.words
+    filler = lex.grammar["denial_filler"]
     subject = {w for w in opts.outside if content_word(w, lex)} - set(opts.a.words + opts.b.words)
     for i in range(len(words)):
         p = lex.neg_before.match_at(words, i)
@@ -820,6 +821,11 @@ def _subject_absent(
             if r.starts[k] >= hi:
                 break
             if words[k] in subject or stem(words[k]) in subject:
+                between = words[i + len(p) : k]
+                if any(w not in filler and content_word(w, lex) for w in between):
+                    break  # "no intraretinal fluid" to "subretinal fluid present?"
+                if _finding_said(r, words[k], k, lex):
+                    return None  # "…; subretinal fluid is visible": said elsewhere
                 return absent[0], words[k]
     return None
 

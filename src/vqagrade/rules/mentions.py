@@ -212,6 +212,8 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
             continue  # "(normal < 3 mm)", "well beyond a small one": a measure, not an answer
         if h.first == h.last and len(words) > 4 and _loose_number(r, h, opts):
             continue  # "hypoechoic (3) … total 11 points" names no "TI-RADS 3"
+        if _plural_class(r, h, opts, lex):
+            continue  # "the coronary arteries" for option "right coronary artery"
         if h.first == h.last and _contradicted(r, h, opts, lex):
             continue  # "the left kidney" is not option "right kidney"; "lower left" is
             # neither "upper left" nor "lower right"
@@ -219,6 +221,21 @@ def drop_other_structures(r: Reading, hits: list[Hit], opts: Options, lex: Lexic
     if off:
         out = _sides_of_other_structure(r, out, off, lex)
     return out
+
+
+def _plural_class(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
+    """A mention of a sided option without its side whose noun is plural: the class the
+    option belongs to ("the coronary arteries" for "right coronary artery"), not it."""
+    opt = opts.a if h.option is Label.A else opts.b
+    sides = [w for w in opt.key if "laterality" in lex.parallel.get(w, ())]
+    if not sides or any(w in sides for w in r.words[max(0, h.first - 2) : h.last + 1]):
+        return False
+    for k in (h.last, h.last + 1):
+        if k < len(r.words) and r.words[k] in opt.words:
+            raw = r.focus[r.starts[k] : r.ends[k]].lower()
+            if raw != r.words[k] and raw.endswith("s") and not r.words[k].endswith("s"):
+                return True
+    return False
 
 
 def _sides_of_other_structure(

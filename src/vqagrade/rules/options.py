@@ -714,6 +714,7 @@ def _predicate(
 ) -> tuple[tuple[str, int] | None, bool]:
     """The comparative the question asks about outside its options, and 'which is abnormal'."""
     toks = lex.canon.canon(question)
+    hi = 0
     if span:
         lo, hi = span
         toks = [t for t in toks if t.end <= lo or t.start >= hi]
@@ -721,9 +722,23 @@ def _predicate(
     predicate = None
     for i in range(len(words)):
         p = lex.comparatives.match_at(words, i)
-        if p is not None:
-            predicate = lex.comparative_sign[p]
-            break
+        if p is None:
+            continue
+        j = i + len(p)
+        if (
+            span
+            and toks[i].start >= hi
+            and i > 0
+            and words[i - 1] in lex.q_articles
+            and j < len(words)
+            and words[j].isalpha()
+            and words[j] not in lex.stopwords
+        ):
+            # "… or confined to the lower third?": after the options, a comparative between
+            # an article and its noun names a part; "the larger effusion" before them asks.
+            continue
+        predicate = lex.comparative_sign[p]
+        break
     # "Which kidney is normal?" (or "has no mass", "is not fractured") asks for the normal
     # one: "X is normal" must not deny X. Any other question (where is the finding, which is
     # abnormal) reads it as a denial.
