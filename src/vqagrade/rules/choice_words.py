@@ -295,6 +295,8 @@ def _spans(
                 x[0] > 0 and words[x[0] - 1] in modifiers and words[x[0] - 1] not in ch.words[x[2]]
             )
         ]
+    if lex.landmark.find(words, r.wordset):
+        found = [x for x in found if not _after_landmark(r, x[0], ch.words[x[2]], lex)]
     if info.multi and len(words) > 2 and any(w in lex.stopwords for w in words):
         found = _across_small_words(r, found, info, lex)
     taken = {t for i, j, _ in found for t in range(i, j)}
@@ -324,6 +326,20 @@ def _spans(
                 neg = True
         out.append((k, neg, i, j))
     return out
+
+
+def _after_landmark(r: Reading, i: int, own: tuple[str, ...], lex: Lexicon) -> bool:
+    """A mention at word i placed after a landmark phrase of its clause ("just before it
+    enters the bladder", "near the spleen"): a reference point, not the answer."""
+    words = r.words
+    lo = clause_start(r, r.starts[i])
+    for k in range(max(0, i - 4), i):
+        p = lex.landmark.match_at(words, k)
+        if p is None or r.starts[k] < lo or set(p) & set(own):
+            continue
+        if all(w in ("the", "a", "an", "it", "its") for w in words[k + len(p) : i]):
+            return True
+    return False
 
 
 def _across_small_words(
@@ -627,6 +643,9 @@ def _other_option_words(
                 return "an alternative beside the option"
         if a >= 2 and words[a - 1] == "or" and a - 2 not in taken and _content(words[a - 2], lex):
             return "an alternative beside the option"
+    built = _built_on_other(r, k, taken, info)
+    if built:
+        return built
     if info.numbers:
         return ""
     heads = {b for o, neg, _, b in spans if o == k and not neg}
@@ -655,6 +674,23 @@ def _other_option_words(
             ):
                 continue
             return f"also names words of option {LETTERS[o].value} '{ch.texts[o]}'"
+    return ""
+
+
+def _built_on_other(r: Reading, k: int, taken: set[int], info: _Info) -> str:
+    """A longer word that starts with a word only another option has ("ureterovesical" for
+    option "Ureter" beside option "Bladder"): the answer may place it there; or ""."""
+    for t, w in enumerate(r.words):
+        if t in taken or not w.isalpha():
+            continue
+        for o, ws in enumerate(info.distinct):
+            if o == k:
+                continue
+            root = next(
+                (x for x in ws if len(x) >= 5 and len(w) > len(x) + 2 and w.startswith(x)), ""
+            )
+            if root:
+                return f"a word built on option {LETTERS[o].value}'s '{root}' ('{w}')"
     return ""
 
 
@@ -693,7 +729,11 @@ def _partial(
         mods = lex.grammar["entity_modifiers"]
         if any(t > 0 and words[t - 1] in mods and words[t - 1] not in ch.words[o] for t in at):
             return None  # "reverse Colles": another entity than the option
-        said = {words[t] for t in at if _positive_at(r, t, ch, lex, voc)}
+        said = {
+            words[t]
+            for t in at
+            if _positive_at(r, t, ch, lex, voc) and not _after_landmark(r, t, ch.words[o], lex)
+        }
         if len(said) >= 2 and any(
             any(c.isdigit() for c in w) and w not in r.wordset for w in ch.words[o]
         ):

@@ -145,6 +145,13 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
             why = f"names two letters ('{pair}')"
             return ChoiceVerdict(None, "several", why, v.focus, v.cues, v.matched)
     if depth == 0 and v.label is not None:
+        typed = _typed_by_letter(text, ch) - {LETTERS.index(v.label)}
+        if typed:
+            # "This is a Stanford A dissection … Answer: B" when B is "… Stanford B".
+            o = min(typed)
+            why = f"names option {LETTERS[o].value} '{ch.texts[o]}' by its type letter"
+            return ChoiceVerdict(None, "contradiction", why, v.focus, v.cues, v.matched)
+    if depth == 0 and v.label is not None:
         bracket = _bracket_names_another(text, LETTERS.index(v.label), ch, lex)
         if bracket:
             # "Answer: D (pituitary macroadenoma)" when C is pituitary macroadenoma.
@@ -734,6 +741,26 @@ def _letter_beside_words(f: str, k: int, n: int) -> str:
         if j < n and j != k:
             return f"the words name option {LETTERS[k].value}, the letter {m.group(1)}"
     return ""
+
+
+_TYPE_LETTER = re.compile(r"(\w+)\s+([A-E])\s*$")
+
+
+def _typed_by_letter(f: str, ch: Choices) -> set[int]:
+    """Options told apart by a closing type letter ("Stanford A", "Stanford B") whose word
+    and letter the answer says together ("a Stanford A dissection"), in either order."""
+    ends = [_TYPE_LETTER.search(t) for t in ch.texts]
+    if sum(m is not None for m in ends) < 2:
+        return set()
+    out = set()
+    for o, m in enumerate(ends):
+        if m is None:
+            continue
+        word, letter = re.escape(m.group(1)), m.group(2)
+        said = rf"(?i:\b{word})\s+(?:type\s+)?{letter}\b|\b(?:type\s+)?{letter}\s+(?i:{word})\b"
+        if re.search(said, f):
+            out.add(o)
+    return out
 
 
 def _or_beside(r: Reading, spans: list[tuple[int, bool, int, int]], k: int) -> bool:

@@ -1015,6 +1015,10 @@ def _clause(
                 and lex.parallel.get(w, set()) & _PART_CLASSES
             ):
                 return None, f"says '{pred}' of a part only ('{w}')", shown
+    mixed = _mixed_with(r, [i for i in range(a, b) if words[i] in prop.words], lex)
+    if mixed:
+        # "The mass appears both solid and cystic" to "Is the mass solid?"
+        return None, f"the predicate joined with a rival ('{mixed}')", shown
     rival = _clause_rival(clause, prop, lex)
     if rival is not None:
         # "The lesion is at the grey-white matter junction" to "… in the white matter?";
@@ -1037,6 +1041,25 @@ def _clause(
 def _place_word(w: str, lex: Lexicon) -> bool:
     """A word that is not a stopword or an article (a place's own word)."""
     return w not in lex.stopwords and w not in lex.q_articles
+
+
+def _mixed_with(r: Reading, at: list[int], lex: Lexicon) -> str:
+    """A word of a question word's class joined to it by "and" or "or" ("solid and cystic",
+    "benign and malignant features"): a mixed answer, neither one nor the other; or ""."""
+    par, words = lex.parallel, r.words
+    for i in at:
+        mine = par.get(words[i], set()) - _LOOSE_CLASSES
+        if not mine:
+            continue
+        for j, k in ((i + 1, i + 2), (i - 1, i - 2)):
+            if not 0 <= min(j, k) or max(j, k) >= len(words) or words[j] not in ("and", "or"):
+                continue
+            lo, hi = min(i, k), max(i, k)
+            if any(c in ",.;:" for c in r.focus[r.ends[lo] : r.starts[hi]]):
+                continue
+            if words[k] != words[i] and par.get(words[k], set()) & mine:
+                return f"{words[lo]} {words[j]} {words[hi]}"
+    return ""
 
 
 def _heading_names(r: Reading, a: int, missing: list[str]) -> bool:
@@ -1501,6 +1524,29 @@ def _other_member(
     return None
 
 
+def _yes_to_the_image(
+    words: tuple[str, ...], rest: list[tuple[int, int]], prop: Proposition, lex: Lexicon
+) -> str | None:
+    """The modality the clause right after a "yes" says the image is ("Yes, the image is a
+    chest X-ray."), when the question asks about no modality and no clause of the rest names
+    all the question's words: the yes confirms what the image is."""
+    if not rest or not prop.words:
+        return None
+    if any("modality" in lex.parallel.get(w, ()) or w in lex.generic for w in prop.question_words):
+        return None  # "Is this a chest image?" asks what the image is
+    a, b = rest[0]
+    clause = words[a:b]
+    said = next((w for w in clause if "modality" in lex.parallel.get(w, ())), None)
+    if said is None or not {"is", "was"} & set(clause):
+        return None  # "Yes. On this CT, there is …": the modality places the finding
+    if any(_match(w, prop.words) is not None for w in clause):
+        return None
+    for c, d in rest:
+        if all(any(_match(x, (w,)) is not None for x in words[c:d]) for w in prop.words):
+            return None
+    return said
+
+
 # Parallel classes read elsewhere (sides, positions) or too loose to oppose two words.
 _LOOSE_CLASSES = frozenset({"laterality", "position", "degree", "number"})
 
@@ -1528,6 +1574,10 @@ def _yes_clash(
     member = _other_member(words, rest, prop, lex, v)
     if member is not None:  # "Yes, it is a CT scan." to "Is this an MRI?"
         return f"explicit 'yes' but the rest names another {member}"
+    image = _yes_to_the_image(words, rest, prop, lex)
+    if image is not None:
+        # "Yes, the image is a chest X-ray." to "Is there a pleural effusion?"
+        return f"explicit 'yes' to what the image is ('{image}'), not to the question"
     # "Yes, there is no haemorrhage."; "Yes. The retinal layers look normal, without …"
     denied = _yes_then_denied(words, rest, prop, lex, v) if not prop.negated else None
     if denied is not None:
