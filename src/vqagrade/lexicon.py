@@ -82,6 +82,7 @@ GRAMMAR_LISTS = (
 _LIST_SECTIONS = {
     "tokens": (
         "join_prefixes",
+        "hyphen_prefixes",
         "pair_prefixes",
         "suspension_links",
         "no_fold",
@@ -137,6 +138,7 @@ _LIST_SECTIONS = {
         "prepositions",
         "articles",
         "or_not",
+        "conjunctions",
         "abnormal_predicates",
         "state_predicates",
         "intro_starts",
@@ -366,6 +368,7 @@ class Lexicon:
         }
         base = Canonicalizer(
             join_prefixes=lists.get("tokens.join_prefixes", []),
+            hyphen_prefixes=lists.get("tokens.hyphen_prefixes", []),
             pair_prefixes=lists.get("tokens.pair_prefixes", []),
             suspension_links=lists.get("tokens.suspension_links", []),
             no_fold=no_fold,
@@ -416,6 +419,7 @@ class Lexicon:
         self.variant_words = {k: frozenset(ws) for k, ws in inside.items()}
         self.canon = Canonicalizer(
             join_prefixes=lists.get("tokens.join_prefixes", []),
+            hyphen_prefixes=lists.get("tokens.hyphen_prefixes", []),
             pair_prefixes=lists.get("tokens.pair_prefixes", []),
             suspension_links=lists.get("tokens.suspension_links", []),
             synonyms=synonyms,
@@ -521,6 +525,7 @@ class Lexicon:
         self.q_preps = frozenset(lists.get("question.prepositions", []))
         self.q_articles = frozenset(lists.get("question.articles", []))
         self.or_not = frozenset(lists.get("question.or_not", []))
+        self.q_conj = frozenset(lists.get("question.conjunctions", []))
         self.abnormal_predicates = words("question.abnormal_predicates")
         self.intro_starts = frozenset(lists.get("question.intro_starts", []))
         # organ -> words naming its parts ("lung" -> "lobe", "base"), for side words

@@ -25,7 +25,6 @@ _QTOK = re.compile(
 )
 _PUNCT = frozenset("?.,;:!()[]")
 _SENTENCE_END = frozenset("?;!")
-_CONJ = frozenset({"or", "vs", "versus"})
 # A spaced dash that ends a question's stem ("Which is dilated — the right, the left, or both?").
 _DASH = re.compile(r"\s[\u2014\u2013-]\s")
 # "(A) X (B) Y", "A) X B) Y", "A. X B. Y", "A: X B: Y"
@@ -191,7 +190,8 @@ def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
         # of an open answer, not the two options.
         return NotTwoOption("open", "the alternatives are examples of an open answer")
     toks = [_qtok(m) for m in _QTOK.finditer(q)]
-    conj = [i for i, t in enumerate(toks) if t.text in _CONJ]
+    toks = _spanish_or(toks, lex)
+    conj = [i for i, t in enumerate(toks) if t.text in lex.q_conj]
     if not conj:
         return NotTwoOption("no_alternative", "the question offers no 'X or Y' alternative")
     k = conj[0]
@@ -236,6 +236,32 @@ def build_options(
     if not a or not b:
         return NotTwoOption("empty", "an explicit option is empty")
     return _finish(a, b, lex, question, source, ())
+
+
+def _spanish_or(toks: list[Tok], lex: Lexicon) -> list[Tok]:
+    """The tokens with Spanish "o" kept as an "or" only between two words, not after a verb,
+    a preposition or a question word, and only where no "ou" shows the question to be
+    Portuguese (whose "o" is "the"); elsewhere it becomes "the"."""
+    if not any(t.text == "o" for t in toks):
+        return toks
+    portuguese = any(t.text == "ou" for t in toks)
+    out = []
+    for i, t in enumerate(toks):
+        if t.text == "o":
+            prev = toks[i - 1].text if i else ""
+            between = (
+                not portuguese
+                and i + 1 < len(toks)
+                and prev.isalnum()
+                and toks[i + 1].text.isalnum()
+                and prev not in lex.q_verbs
+                and prev not in lex.q_preps
+                and prev not in lex.list_starts
+            )
+            if not between:
+                t = Tok("the", t.start, t.end)
+        out.append(t)
+    return out
 
 
 def _qtok(m: re.Match[str]) -> Tok:
@@ -286,7 +312,7 @@ def _list_form(
     """ "Which is bigger, X or Y?": the options are the listed items after the stem."""
     items: list[list[Tok]] = [[]]
     for t in toks[stem_end + 1 : s_end]:
-        if t.text in {",", ":"} or t.text in _CONJ:
+        if t.text in {",", ":"} or t.text in lex.q_conj:
             if items[-1]:
                 items.append([])
             continue
@@ -340,7 +366,7 @@ def _inline_form(
     y: list[Tok] = []
     while j < s_end and len(y) < _MAX_OPTION_WORDS:
         t = toks[j].text
-        if t in _PUNCT or t in _CONJ:
+        if t in _PUNCT or t in lex.q_conj:
             break
         if y and (t in lex.q_verbs or (t in lex.q_preps and not pp) or t == "and"):
             break
@@ -370,7 +396,7 @@ def _inline_form(
         if not (pp and t in lex.q_articles):
             y.append(toks[j])
         j += 1
-    if j < s_end and toks[j].text in _CONJ:
+    if j < s_end and toks[j].text in lex.q_conj:
         return NotTwoOption("multiple", "the question offers more than two alternatives")
     pp = pp and len(y) > 1  # a lone "outside" is an adjective, not a phrase
     # X: backward from the conjunction; an Oxford comma means a list of three or more.
@@ -410,6 +436,10 @@ def _inline_form(
     if i >= s_start and toks[i].text == "," and not _intro_phrase(toks, s_start, i, lex):
         return NotTwoOption("multiple", "the question lists more than two options")
     if not x or not y:
+        return NotTwoOption("unparsed", "could not read two options from the question")
+    if oxford and all(t.text in lex.q_verbs for t in x):
+        # "Les deux reins sont-ils atteints, ou seulement le rein gauche ?": the verb before
+        # the comma is not the first option; its subject is, and is not read here.
         return NotTwoOption("unparsed", "could not read two options from the question")
     if "/" in q[x[0].start : x[-1].end]:
         # "hyperdense/hypodense or isodense?" hides a third alternative behind the slash.

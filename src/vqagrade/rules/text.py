@@ -141,6 +141,7 @@ class Canonicalizer:
         self,
         *,
         join_prefixes: Iterable[str] = (),
+        hyphen_prefixes: Iterable[str] = (),
         synonyms: Mapping[tuple[str, ...], tuple[str, ...]] | None = None,
         case_sensitive: Mapping[str, tuple[str, ...]] | None = None,
         no_fold: Iterable[str] = (),
@@ -152,6 +153,8 @@ class Canonicalizer:
         suspension_links: Iterable[str] = (),
     ) -> None:
         self.join_prefixes = frozenset(join_prefixes)
+        # Prefixes that are words too ("radio", Spanish radius): glued across a hyphen only.
+        self._hyphen_only = frozenset(hyphen_prefixes)
         self._links = frozenset(suspension_links)
         # Prefixes that take a stem only when suspended ("macro- and microvesicular").
         self._pair_prefixes = frozenset(pair_prefixes)
@@ -311,6 +314,7 @@ class Canonicalizer:
                 and i + 1 < n
                 and raw[i + 1].isalpha()
                 and _JOINABLE_GAP.fullmatch(low, ends[i], starts[i + 1]) is not None
+                and (w not in self._hyphen_only or "-" in low[ends[i] : starts[i + 1]])
             ):
                 words.append(fold(w + raw[i + 1]))
                 ws.append(starts[i])
