@@ -582,6 +582,13 @@ class Lexicon:
             word = " ".join(self.canon.words(canonical))
             cjk.setdefault(word, set()).update(f for f in forms if f)
         self.cjk = {k: tuple(sorted(v, key=len, reverse=True)) for k, v in cjk.items()}
+        # The other way, for options written in those languages ("右肺" -> right lung): a
+        # form that stands for two words stands for neither.
+        owners: dict[str, set[str]] = {}
+        for word, fs in self.cjk.items():
+            for f in fs:
+                owners.setdefault(f, set()).add(word)
+        self.cjk_words = {f: next(iter(ws)) for f, ws in owners.items() if len(ws) == 1}
         self.cjk_blockers = tuple(lists.get("cues.cjk_blockers", []))
         self.cjk_comparing = tuple(lists.get("cues.cjk_comparing", []))
 

@@ -29,7 +29,11 @@ def has_cjk(text: str) -> bool:
 
 
 def _forms(opt: Option, text: str, lex: Lexicon) -> list[str]:
-    """The CJK forms of an option (its distinguishing words as one phrase, or its one word)."""
+    """The CJK forms of an option (its distinguishing words as one phrase, or its one word);
+    an option written in Chinese or Japanese is named by its own wording only ("右肺", not
+    any "右")."""
+    if has_cjk(opt.text):
+        return [opt.text]
     key = " ".join(opt.key)
     forms = list(lex.cjk.get(key, ()))
     if not forms and len(opt.key) == 1:

@@ -9,7 +9,7 @@ an alternative are recognised and refused, never guessed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz
 
@@ -185,6 +185,10 @@ def extract_options(question: str, lex: Lexicon) -> Options | NotTwoOption:
     lettered = _lettered(q, lex)
     if lettered is not None:
         return lettered
+    if _CJK_CHAR.search(q):
+        cjk = _cjk_form(q, lex)
+        if cjk is not None:
+            return cjk
     if _EXAMPLES.search(q):
         # "What disease origin is the lesion (eg, vascular vs. neoplastic)?" names examples
         # of an open answer, not the two options.
@@ -236,6 +240,86 @@ def build_options(
     if not a or not b:
         return NotTwoOption("empty", "an explicit option is empty")
     return _finish(a, b, lex, question, source, ())
+
+
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+# "这张图像是CT还是MRI？" (Chinese "X or Y"); "病変は右肺ですか、左肺ですか？" (Japanese).
+_CJK_ALTERNATIVES = (
+    re.compile(r"^(?P<x>.+?)(?:还是|還是)(?P<y>.+?)呢?[？?。]?\s*$"),
+    re.compile(
+        r"^(?P<x>.+?)(?:です|でしょう)か[、,，]\s*(?:それとも)?(?P<y>.+?)(?:です|でしょう)か[？?。]?\s*$"
+    ),
+)
+# What ends the question's subject before the first option: a copula or a topic marker.
+_CJK_LEADS = ("是", "为", "為", "は", "が")
+_ASCII_CODE = re.compile(r"[A-Za-z0-9]+")
+
+
+def _cjk_form(q: str, lex: Lexicon) -> Options | NotTwoOption | None:
+    """The two options of a Chinese or Japanese "X or Y" question, read in English through
+    the `[cjk]` forms ("右肺" / "左肺" -> right lung / left lung), their wording kept; None
+    when the question is not of that form."""
+    q = q.strip()
+    m = next((mm for p in _CJK_ALTERNATIVES if (mm := p.match(q)) is not None), None)
+    if m is None:
+        return None
+    x, y = m.group("x").strip(), m.group("y").strip()
+    x = x[max((x.rfind(c) + len(c) for c in _CJK_LEADS if c in x), default=0) :]
+    for n in range(len(x), 0, -1):
+        at = y.rfind(x[-n:])
+        if at >= 0:
+            y = y[: at + n]  # "左心室还是右心室扩大": Y ends where X does, before the predicate
+            break
+    head = 0
+    while head < min(len(x), len(y)) and x[head] == y[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(x), len(y)) - head and x[-1 - tail] == y[-1 - tail]:
+        tail += 1
+    # Read whole ("右肺" = right lung), never by the part that tells them apart alone: "左心室"
+    # read as "left" would take "左心房" (left atrium) for it. Codes are the exception
+    # ("T1強調画像" / "T2強調画像": T1 / T2).
+    a_en, b_en = _cjk_english(x, lex), _cjk_english(y, lex)
+    if not a_en or not b_en:
+        a, b = x[head : len(x) - tail], y[head : len(y) - tail]
+        if not (_ASCII_CODE.fullmatch(a) and _ASCII_CODE.fullmatch(b)):
+            return NotTwoOption("unparsed", "options in Chinese or Japanese that are not known")
+        a_en, b_en = x[:head] + a, y[:head] + b
+    opts = _finish(a_en, b_en, lex, q, "cjk", ())
+    if not isinstance(opts, Options):
+        return opts
+    # Read in English, shown (and its codes read) as written.
+    return replace(opts, a=replace(opts.a, text=x), b=replace(opts.b, text=y))
+
+
+def _cjk_english(text: str, lex: Lexicon) -> str | None:
+    """`text` in English words through the `[cjk]` forms, longest first, Latin-script
+    codes ("CT", "T1") kept; None when a character is not covered."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    longest = max((len(f) for f in lex.cjk_words), default=0)
+    while i < n:
+        c = text[i]
+        if c.isascii() and c.isalnum():
+            j = i
+            while j < n and text[j].isascii() and text[j].isalnum():
+                j += 1
+            out.append(text[i:j])
+            i = j
+            continue
+        if c.isspace() or c in "-\u30fb":
+            i += 1
+            continue
+        word = None
+        for k in range(min(longest, n - i), 0, -1):
+            word = lex.cjk_words.get(text[i : i + k])
+            if word is not None:
+                out.append(word)
+                i += k
+                break
+        if word is None:
+            return None
+    return " ".join(out) if out else None
 
 
 def _spanish_or(toks: list[Tok], lex: Lexicon) -> list[Tok]:
