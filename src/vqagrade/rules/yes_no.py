@@ -177,6 +177,13 @@ def _label(
         if lab is YesNo.NO and prop.negated and not gt:
             return YesNoVerdict(None, "ambiguous", _NEGATED_NO, f)
         return YesNoVerdict(lab, "explicit", f"explicit '{lab.value}'", f)
+    if (
+        not lex.yes.isdisjoint(r.wordset)
+        and not lex.no.isdisjoint(r.wordset)
+        and _flips(f, lex) >= 2
+    ):
+        # "Yes, there is. No, there is not. Yes, there is.": a loop, not a correction.
+        return YesNoVerdict(None, "contradiction", "flips between yes and no", f)
     explicit: set[YesNo] = set()
     cues: list[str] = []
     qualified = False
@@ -340,6 +347,10 @@ def _label(
             # "No, I don't think there is no abnormality here — the mucosa is ulcerated."
             why = f"explicit '{said.value}' beside a double negation ('{double}')"
             return YesNoVerdict(None, "contradiction", why, f, cues=tuple(cues))
+        if said is YesNo.YES and _defines_finding(_LEAD.sub("", f), prop, lex):
+            # "Yes, acoustic shadowing is the dark band that appears deep to …"
+            why = "explicit 'yes', then a definition of the question's finding"
+            return YesNoVerdict(None, "general", why, f, cues=tuple(cues))
         how = "explicit"
         matched: tuple[str, ...] = found[2] if found is not None else ()
         return YesNoVerdict(said, how, f"explicit '{said.value}'", f, matched, tuple(cues))
@@ -397,23 +408,33 @@ def _label(
 # A sentence whose subject is the finding asked about and whose predicate defines it: a
 # defining phrase right after "is/are", or a noun phrase and then where it is seen.
 _DEFINING = re.compile(
-    r"^(?:the |an? )?(?P<subject>[^.;]{2,60}?) (?:is|are) "
-    r"(?:(?:associated with|characteristic of|typical of|pathognomonic|caused by|defined as)"
-    r"|\w+(?: \w+){1,4} (?:seen|found|observed) in)\b",
+    r"^(?:the |an? )?(?P<subject>[^.;]{2,80}?) (?:is|are) "
+    r"(?:(?:associated with|characteristic of|typical of|pathognomonic|caused by|defined as"
+    r"|recogni[sz]ed by"
+    r"|(?:a |the )?(?:common |typical |classic |frequent )?(?:feature|hallmark|sign)s? of)"
+    r"|\w+(?: \w+){1,4} (?:seen|found|observed) in"
+    # "… is the dark band that appears deep to …": what the term is, not what is here
+    r"|(?:the|an?) (?:\w+ ){0,3}\w+ (?:that|which) (?:appears?|forms?|occurs?|results?|is|are))\b",
     re.I,
 )
+# A yes or no that opens an answer, with what follows it.
+_LEAD = re.compile(r"^\W*(?:yes|no)\b[\s,.;:!\u2014\u2013-]*", re.I)
 
 
 def _defines_finding(f: str, prop: Proposition, lex: Lexicon) -> bool:
     """Whether a sentence of the answer defines the question's finding (its subject holds
-    every word of the question)."""
+    every word of the question, or the finding an existential question names)."""
     need = {stem(w) for w in prop.words}
     if not need:
         return False
+    finding = prop.head or prop.predicate
+    head = stem(finding) if finding else None  # "Is there tumour necrosis?": necrosis
     for piece in re.split(r"(?<=[.;!?])\s+", f):
         m = _DEFINING.match(piece.strip())
-        if m and need <= {stem(w) for w in lex.canon.words(m.group("subject"))}:
-            return True
+        if m:
+            said = {stem(w) for w in lex.canon.words(m.group("subject"))}
+            if need <= said or head in said:
+                return True
     return False
 
 
@@ -811,6 +832,16 @@ def _table_row(f: str, prop: Proposition, lex: Lexicon) -> tuple[YesNo | None, s
 
 
 _SENTENCE_BREAKS = re.compile(r"[.;!?\n]")
+
+
+def _flips(f: str, lex: Lexicon) -> int:
+    """How often the yes or no that opens a sentence changes from one sentence to the next."""
+    leads = []
+    for piece in _SENTENCE_BREAKS.split(f):
+        ws = lex.canon.words(piece)
+        if ws and (ws[0] in lex.yes or ws[0] in lex.no):
+            leads.append(ws[0] in lex.yes)
+    return sum(x != y for x, y in zip(leads, leads[1:], strict=False))
 
 
 def _conditional_answer(f: str, lex: Lexicon) -> bool:
