@@ -44,6 +44,7 @@ GRAMMAR_LISTS = (
     "verb_left_after",
     "linking_verbs",
     "unfinished_endings",
+    "view_nouns",
     "between_words",
     "judging_verbs",
     "denial_filler",

@@ -236,13 +236,14 @@ def _both_in_one_word(r: Reading, opts: Options) -> str:
 
 
 def _cut_on_function_word(r: Reading, f: str, lex: Lexicon) -> bool:
-    """An answer of several words that stops, without punctuation, on an article, preposition
-    or conjunction ("… meniscus shows a"): cut off before it says what."""
+    """An answer of several words that stops, without punctuation, on an article, preposition,
+    conjunction or a verb that needs what follows ("… meniscus shows a", "The left ventricle
+    appears"): cut off before it says what."""
     tail = f.rstrip()
-    if len(r.words) < 4 or not tail[-1:].isalpha():
+    if len(r.words) < 3 or not tail[-1:].isalpha():
         return False
-    last = r.words[-1]
-    return last in lex.grammar["unfinished_endings"] and tail.lower().endswith(last)
+    written = f[r.starts[-1] : r.ends[-1]].lower()  # "appears", read as "appear"
+    return r.words[-1] in lex.grammar["unfinished_endings"] and tail.lower().endswith(written)
 
 
 def _left_as_verb(r: Reading, h: Hit, lex: Lexicon) -> bool:

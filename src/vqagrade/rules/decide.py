@@ -62,11 +62,15 @@ def _about_question(r: Reading, i: int, j: int, opts: Options, lex: Lexicon) -> 
     visible = lex.grammar["visibility"]
     findings = lex.grammar["finding_words"]
     if any(w in visible for w in rest) and all(
-        w in visible or (w in opts.context and w not in findings and w not in opts.findings)
+        w in visible
+        or w in lex.generic
+        or w in lex.grammar["view_nouns"]
+        or (w in opts.context and w not in findings and w not in opts.findings)
         for w in rest
     ):
-        # "Both ovaries are visualised" to "Is the ovarian cyst on the left or the right?":
-        # the question's subject said to be seen, nothing said of it.
+        # "Both ovaries are visualised" to "Is the ovarian cyst on the left or the right?",
+        # "Supratentorial and infratentorial regions are both visible in this slice": the
+        # options said to be seen, no finding said of them.
         return False
     if not rest:
         # "The portal vein and arteries are seen": only that they are visible.
@@ -834,6 +838,10 @@ def _subject_denied(r: Reading, hits: list[Hit], opts: Options, lex: Lexicon) ->
     """The finding the question asks about, denied in a clause that names no option ("No
     renal calculi are seen" to "Which kidney has a stone?")."""
     if not opts.abnormal_question or opts.source == "or-not" or opts.complementary:
+        return None
+    if any(c.isdigit() for w in opts.a.key + opts.b.key for c in w):
+        # "Forrest Ia or Forrest III?" - "without stigmata of recent haemorrhage": grades of
+        # the finding, one of which may be its absence.
         return None
     findings = lex.grammar["finding_words"]
     if findings.isdisjoint(r.wordset):

@@ -477,7 +477,9 @@ def _noun_for_quality(r: Reading, h: Hit, opts: Options, lex: Lexicon) -> bool:
         return False
     said = [t.text for t in lex.canon.base(r.focus[h.start : h.end])]
     own = opts.a if h.option is Label.A else opts.b
-    return any(w in vessels and w not in own.surface for w in said)
+    # "femoral vein or popliteal vein": the vessel is the option's own noun, as written
+    written = {t.text for t in lex.canon.base(own.text)}
+    return any(w in vessels and w not in own.surface and w not in written for w in said)
 
 
 def _modifier_like(word: str, lex: Lexicon) -> bool:

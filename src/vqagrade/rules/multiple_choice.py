@@ -159,6 +159,11 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
             return ChoiceVerdict(None, "contradiction", why, v.focus, v.cues, v.matched)
     if depth == 0 and v.rule == "text" and v.label is not None:
         k = LETTERS.index(v.label)
+        if _only_conditional(r, k, ch, lex):
+            # "Rheumatoid arthritis typically spares the DIPs …": said of the option in
+            # general or as a condition, in every sentence that names it.
+            why = f"option {v.label.value} is named only in general or conditional sentences"
+            return ChoiceVerdict(None, "conditional", why, v.focus, v.cues, v.matched)
         if _only_in_history(r, k, ch, lex):
             # "Known prior tuberculosis. Now there's a cavity in the RUL."
             why = f"option {v.label.value} is named only as history"
@@ -378,6 +383,27 @@ def _case_elsewhere(text: str, v: ChoiceVerdict, ch: Choices, lex: Lexicon) -> b
     assert v.label is not None
     own = {w for w in ch.words[LETTERS.index(v.label)] if _content(w, lex)}
     return own.isdisjoint(last)
+
+
+def _only_conditional(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
+    """Every mention of option k is the subject of a conditional or general statement: a
+    cue of `[cues] conditional` ("would", "typically") right after it, not as "I would"
+    ("Rheumatoid arthritis typically spares the DIPs", "HSV would show …")."""
+    own = {w for w in ch.words[k] if w not in lex.stopwords}
+    at = [t for t, w in enumerate(r.words) if w in own]
+    cues = lex.conditional.find(r.words, r.wordset)
+    if not at or not cues:
+        return False
+    for t in at:
+        if not any(
+            0 < i - t <= 2  # right after it: "HSV would show", not "… until proven otherwise"
+            and not any(c in ",;:.\u2014(" for c in r.focus[r.ends[t] : r.starts[i]])
+            and not judgement_would(r.words, i, lex)
+            and r.words[i - 1] not in ("i", "we")
+            for i, _ in cues
+        ):
+            return False
+    return True
 
 
 def _general(r: Reading, lex: Lexicon) -> bool:

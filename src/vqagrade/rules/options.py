@@ -652,7 +652,9 @@ def _restore(
         # The shared words start a word of their own ("Ziehl-Neelsen" shares nothing).
         x_mod = xb[0].text in lex.modifiers
         y_mod = yb[0].text in lex.modifiers
-        if (x_mod or not modifier_only) and not (y_mod and not x_mod):
+        # "the mitral or the aortic valve": a lone adjective takes the noun too
+        x_adj = n == 1 and _adjective(xb[0].text, lex) and _adjective(yb[0].text, lex)
+        if (x_mod or x_adj or not modifier_only) and not (y_mod and not x_mod):
             tail = yt[yb[n].start :]
             xt = f"{xt} {tail}"
     k = len(xb)

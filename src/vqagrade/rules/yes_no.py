@@ -1555,6 +1555,25 @@ def _other_member(
     return None
 
 
+def _said_only_conditionally(
+    words: tuple[str, ...], rest: list[tuple[int, int]], prop: Proposition, lex: Lexicon
+) -> str:
+    """The conditional cue (`[cues] conditional`: "would", "if") of every clause of the rest
+    that names all the question's words, when there is such a clause; or ""."""
+    if not prop.words:
+        return ""
+    cues = []
+    for a, b in rest:
+        clause = words[a:b]
+        if all(any(_match(x, (w,)) is not None for x in clause) for w in prop.words):
+            found = lex.conditional.find(clause)
+            if not found:
+                return ""
+            i, j = found[0]
+            cues.append(" ".join(clause[i:j]))
+    return cues[0] if cues else ""
+
+
 def _yes_to_the_image(
     words: tuple[str, ...], rest: list[tuple[int, int]], prop: Proposition, lex: Lexicon
 ) -> str | None:
@@ -1605,6 +1624,12 @@ def _yes_clash(
     member = _other_member(words, rest, prop, lex, v)
     if member is not None:  # "Yes, it is a CT scan." to "Is this an MRI?"
         return f"explicit 'yes' but the rest names another {member}"
+    cond = _said_only_conditionally(words, rest, prop, lex)
+    if cond:
+        # "Yes — … gastric mucosa. Goblet cells would indicate intestinal metaplasia."
+        return (
+            f"explicit 'yes' but the rest names the question's words only as a condition ('{cond}')"
+        )
     image = _yes_to_the_image(words, rest, prop, lex)
     if image is not None:
         # "Yes, the image is a chest X-ray." to "Is there a pleural effusion?"
