@@ -160,6 +160,10 @@ def stem_of(question: str) -> str:
     return _OPTIONS_LABEL.sub("", question[: found[1]]).strip()
 
 
+def _adjective_like(word: str, lex: Lexicon) -> bool:
+    return len(word) > 4 and word.endswith(lex.adjective_suffixes)
+
+
 def unlettered(question: str, lex: Lexicon) -> list[str] | None:
     """ "Is the lesion in the liver, spleen, or kidney?": the listed items, in order."""
     q = " ".join(question.split())
@@ -213,6 +217,17 @@ def unlettered(question: str, lex: Lexicon) -> list[str] | None:
                 break
             head.insert(0, i)
         if not head:
+            return None
+        if (
+            len(head) == 1
+            and head[0] > 1
+            and low[head[0] - 2] in lex.q_articles
+            and _adjective_like(low[head[0] - 1], lex)
+            and not _adjective_like(low[head[0]], lex)
+            and all(len(it) == 1 and _adjective_like(low[it[0]], lex) for it in items)
+        ):
+            # "associated with the crown of an unerupted tooth, dentigerous or radicular?":
+            # the noun before the comma ends the stem; the adjectives after it are the list.
             return None
         items.insert(0, head)
     texts = []

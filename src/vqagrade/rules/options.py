@@ -653,7 +653,9 @@ def _restore(
         x_mod = xb[0].text in lex.modifiers
         y_mod = yb[0].text in lex.modifiers
         # "the mitral or the aortic valve": a lone adjective takes the noun too
-        x_adj = n == 1 and _adjective(xb[0].text, lex) and _adjective(yb[0].text, lex)
+        x_adj = n == 1 and all(
+            len(w) > 4 and w.isalpha() and _adjective(w, lex) for w in (xb[0].text, yb[0].text)
+        )
         if (x_mod or x_adj or not modifier_only) and not (y_mod and not x_mod):
             tail = yt[yb[n].start :]
             xt = f"{xt} {tail}"
