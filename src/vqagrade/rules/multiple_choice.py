@@ -160,8 +160,8 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
     if depth == 0 and v.rule == "text" and v.label is not None:
         k = LETTERS.index(v.label)
         if _only_conditional(r, k, ch, lex):
-            # "Rheumatoid arthritis typically spares the DIPs …": said of the option in
-            # general or as a condition, in every sentence that names it.
+            # "Rheumatoid arthritis typically spares the DIPs …": every mention of the
+            # option is the subject of a general or conditional statement.
             why = f"option {v.label.value} is named only in general or conditional sentences"
             return ChoiceVerdict(None, "conditional", why, v.focus, v.cues, v.matched)
         if _only_in_history(r, k, ch, lex):
