@@ -490,7 +490,11 @@ class Lexicon:
         self.neg_after = phrases("negation.after")
         self.neg_after_state = phrases("negation.after_state")
         self.unassessed = phrases("negation.unassessed")
-        self.no_article_marks = words("negation.no_article_marks")
+        # Compared as written, not through synonyms: "lesão" as a mark must not make every
+        # English "lesion" one.
+        self.no_article_marks = frozenset(
+            w.lower() for w in lists.get("negation.no_article_marks", [])
+        )
         # Their last words, a cheap probe: the first is often "not", in many answers.
         self.unassessed_ends = frozenset(p[-1] for p in self.unassessed.phrases)
         self.also = phrases("cues.also")

@@ -4,6 +4,7 @@ after it ("the radius is intact"), carried over coordinated mentions ("no X or Y
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 
 from ..labels import Label
@@ -18,6 +19,9 @@ from .reading import (
     clause_end,
     clause_start,
 )
+
+# Words as written (letters only), for marks compared without synonyms.
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def negate(
@@ -174,7 +178,7 @@ def _cue_before(r: Reading, h: Hit, lex: Lexicon) -> str | None:
             k = i - back
             p = before.match_at(words, k) if k >= 0 and starts[k] >= lo else None
             if p is not None and k + len(p) > i and k + len(p) <= h.first:
-                if p == ("no",) and not lex.no_article_marks.isdisjoint(r.wordset):
+                if p == ("no",) and _portuguese(r, lex):
                     continue  # Portuguese "no pulmão esquerdo": "in the", no denial
                 return " ".join(p)
         if words[i] in lex.scope_end and not (
@@ -296,3 +300,8 @@ def _cue_after(
                 return None, False
         j += 1
     return None, False
+
+
+def _portuguese(r: Reading, lex: Lexicon) -> bool:
+    """Whether the answer holds a word that marks it as Portuguese, as written."""
+    return not lex.no_article_marks.isdisjoint(_LETTERS.findall(r.focus.lower()))
