@@ -30,6 +30,7 @@ lists), `choice_options` (what a set of options gives), `choice_letters` (letter
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..kinds import LETTERS, Letter
@@ -159,23 +160,10 @@ def label_choice(text: str, r: Reading, ch: Choices, lex: Lexicon, depth: int = 
             return ChoiceVerdict(None, "contradiction", why, v.focus, v.cues, v.matched)
     if depth == 0 and v.rule == "text" and v.label is not None:
         k = LETTERS.index(v.label)
-        if _only_conditional(r, k, ch, lex):
-            # "Rheumatoid arthritis typically spares the DIPs …": every mention of the
-            # option is the subject of a general or conditional statement.
-            why = f"option {v.label.value} is named only in general or conditional sentences"
-            return ChoiceVerdict(None, "conditional", why, v.focus, v.cues, v.matched)
-        if _only_in_history(r, k, ch, lex):
-            # "Known prior tuberculosis. Now there's a cavity in the RUL."
-            why = f"option {v.label.value} is named only as history"
-            return ChoiceVerdict(None, "history", why, v.focus, v.cues, v.matched)
-        if _option_said_normal(r, k, ch, lex):
-            # "The left kidney measures 11.2 cm, which is normal; the other 8.1 cm."
-            why = f"option {v.label.value} is read, but the answer calls it normal"
-            return ChoiceVerdict(None, "normal-chosen", why, v.focus, v.cues, v.matched)
-        if _state_of_another(r, k, ch, lex):
-            # "… with normal bowel activity" is no "Normal study".
-            why = f"the state word of option {v.label.value} is said of something else"
-            return ChoiceVerdict(None, "other-subject", why, v.focus, v.cues, v.matched)
+        for check, rule, why in _TEXT_CHECKS:
+            if check(r, k, ch, lex):
+                why = why.format(v.label.value)
+                return ChoiceVerdict(None, rule, why, v.focus, v.cues, v.matched)
     if depth == 0 and v.rule == "letter" and v.label is not None:
         other = _words_name_another(text, LETTERS.index(v.label), ch)
         if other is not None:
@@ -404,6 +392,25 @@ def _only_conditional(r: Reading, k: int, ch: Choices, lex: Lexicon) -> bool:
         ):
             return False
     return True
+
+
+# Why an option read from the answer's words is not its choice, in the order checked.
+_TextCheck = Callable[[Reading, int, Choices, Lexicon], bool]
+_TEXT_CHECKS: tuple[tuple[_TextCheck, str, str], ...] = (
+    # "Rheumatoid arthritis typically spares the DIPs …": every mention of the option is
+    # the subject of a general or conditional statement.
+    (
+        _only_conditional,
+        "conditional",
+        "option {} is named only in general or conditional sentences",
+    ),
+    # "Known prior tuberculosis. Now there's a cavity in the RUL."
+    (_only_in_history, "history", "option {} is named only as history"),
+    # "The left kidney measures 11.2 cm, which is normal; the other 8.1 cm."
+    (_option_said_normal, "normal-chosen", "option {} is read, but the answer calls it normal"),
+    # "… with normal bowel activity" is no "Normal study".
+    (_state_of_another, "other-subject", "the state word of option {} is said of something else"),
+)
 
 
 def _general(r: Reading, lex: Lexicon) -> bool:
