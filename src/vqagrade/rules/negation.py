@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from functools import lru_cache
 
 from ..labels import Label
 from ..lexicon import Lexicon
@@ -304,4 +305,11 @@ def _cue_after(
 
 def _portuguese(r: Reading, lex: Lexicon) -> bool:
     """Whether the answer holds a word that marks it as Portuguese, as written."""
-    return not lex.no_article_marks.isdisjoint(_LETTERS.findall(r.focus.lower()))
+    return not lex.no_article_marks.isdisjoint(_written_words(r.focus))
+
+
+@lru_cache(maxsize=64)
+def _written_words(focus: str) -> frozenset[str]:
+    # Once per answer: a long answer asks for every "no" before every mention (the focus
+    # string keeps its hash, so a hit here costs no scan of the text).
+    return frozenset(_LETTERS.findall(focus.lower()))
